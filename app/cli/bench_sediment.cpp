@@ -1,0 +1,5 @@
+// Owned by the sediment benchmark work; replaced by the real benchmark.
+#include "cli/commands.hpp"
+namespace ws::cli {
+void add_bench_sediment(CLI::App& bench) { (void)bench; }
+}  // namespace ws::cli

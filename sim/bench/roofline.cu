@@ -1,0 +1,84 @@
+#include <algorithm>
+#include <fstream>
+#include <stdexcept>
+
+#include "bench/roofline.hpp"
+#include "core/cuda_check.hpp"
+#include "cuda/device_buffer.hpp"
+
+namespace ws::bench {
+
+TimingStats time_on_stream(const std::function<void(cudaStream_t)>& body, cudaStream_t stream, int warmup, int reps) {
+  for (int w = 0; w < warmup; ++w) body(stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<double> t;
+  CudaEvent a, b;
+  for (int r = 0; r < reps; ++r) {
+    a.record(stream);
+    body(stream);
+    b.record(stream);
+    CUDA_CHECK(cudaEventSynchronize(b.get()));
+    t.push_back(b.ms_since(a) * 1e-3);
+  }
+  std::sort(t.begin(), t.end());
+  TimingStats s;
+  s.samples = (int)t.size();
+  if (!t.empty()) {
+    s.min_s = t.front();
+    s.max_s = t.back();
+    s.median_s = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+  }
+  return s;
+}
+
+double measure_copy_bandwidth_gbs(size_t bytes, int reps) {
+  if (bytes == 0) {
+    size_t free_b = 0, total_b = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    bytes = std::min<size_t>(size_t(1) << 30, free_b / 4);
+  }
+  DeviceBuffer<char> src(bytes), dst(bytes);
+  CUDA_CHECK(cudaMemset(src.get(), 1, bytes));
+  CudaStream stream;
+  const TimingStats s = time_on_stream(
+      [&](cudaStream_t st) { CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, st)); },
+      stream.get(), 3, reps);
+  return 2.0 * (double)bytes / s.median_s * 1e-9;
+}
+
+std::string device_name() {
+  cudaDeviceProp p{};
+  int dev = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
+  return p.name;
+}
+
+nlohmann::json to_json(const BenchRecord& r) {
+  nlohmann::json j = {{"benchmark", r.benchmark},
+                      {"variant", r.variant},
+                      {"precision", r.precision},
+                      {"nx", r.nx},
+                      {"ny", r.ny},
+                      {"nz", r.nz},
+                      {"steps", r.steps},
+                      {"seconds", r.seconds},
+                      {"extrapolated", r.extrapolated},
+                      {"gpoints_per_s", r.gpoints_per_s},
+                      {"bytes_per_point", r.bytes_per_point},
+                      {"copy_gbs", r.copy_gbs},
+                      {"roofline_fraction", r.roofline_fraction},
+                      {"device", r.device}};
+  for (auto it = r.extra.begin(); it != r.extra.end(); ++it) j[it.key()] = it.value();
+  return j;
+}
+
+void write_json_records(const std::string& path, const std::vector<BenchRecord>& records) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& r : records) a.push_back(to_json(r));
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write JSON file '" + path + "'");
+  out << a.dump(2) << "\n";
+}
+
+}  // namespace ws::bench

@@ -1,0 +1,147 @@
+#include "cpu/cpu_solver.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace ws {
+
+namespace {
+
+template <class T>
+class CpuSolver final : public WaveSolver {
+ public:
+  CpuSolver(const Stencil& st, int nx, int ny, int nz, double courant, double dt)
+      : stencil_(st), courant_(courant), dt_(dt) {
+    layout_ = make_layout(nx, ny, nz, halo_for(st), sizeof(T));
+    a_.assign(layout_.total, T(0));
+    b_.assign(layout_.total, T(0));
+    const double l2 = courant * courant;
+    // Precompute coefficients: centre 2 + lambda^2 w_0, others lambda^2 w_p, and linear offsets.
+    for (const auto& p : st.points) {
+      const int64_t off = (int64_t)p.dz * layout_.plane + (int64_t)p.dy * layout_.pitch + p.dx;
+      if (p.dx == 0 && p.dy == 0 && p.dz == 0) centre_ = T(2.0 + l2 * p.w);
+      else { offsets_.push_back(off); coeffs_.push_back(T(l2 * p.w)); }
+    }
+  }
+
+  std::string backend() const override { return "cpu"; }
+  Precision precision() const override { return precision_of<T>(); }
+  const FieldLayout& layout() const override { return layout_; }
+  const Stencil& stencil() const override { return stencil_; }
+  double courant() const override { return courant_; }
+  double dt_s() const override { return dt_; }
+  long long step() const override { return step_; }
+
+  void advance(int steps) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int s = 0; s < steps; ++s) one_step();
+    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    metrics_.last_advance_s = sec;
+    metrics_.last_steps = steps;
+    if (sec > 0 && steps > 0) {
+      metrics_.steps_per_s = steps / sec;
+      metrics_.gpoints_per_s = metrics_.steps_per_s * layout_.interior_points() * 1e-9;
+      metrics_.bytes_per_point = scheme_bytes_per_point(precision());
+      metrics_.achieved_gbs = metrics_.gpoints_per_s * metrics_.bytes_per_point;
+    }
+  }
+
+  void reset() override {
+    std::fill(a_.begin(), a_.end(), T(0));
+    std::fill(b_.begin(), b_.end(), T(0));
+    cur_is_a_ = true;
+    step_ = 0;
+    for (auto& r : pending_) r.clear();
+  }
+
+  void read_state(std::vector<double>& uc, std::vector<double>& up) override {
+    const auto& c = cur();
+    const auto& p = prev();
+    uc.assign(c.begin(), c.end());
+    up.assign(p.begin(), p.end());
+  }
+
+  void write_state(const std::vector<double>& uc, const std::vector<double>& up, long long step) override {
+    if ((int64_t)uc.size() != layout_.total || (int64_t)up.size() != layout_.total)
+      throw std::invalid_argument("write_state: arrays must have layout().total elements");
+    auto& c = cur();
+    auto& p = prev();
+    for (int64_t q = 0; q < layout_.total; ++q) { c[q] = T(uc[q]); p[q] = T(up[q]); }
+    step_ = step;
+  }
+
+  void set_sources(const std::vector<SourceNode>& s) override { sources_ = s; }
+  void set_receivers(const std::vector<GridIndex>& r) override {
+    receivers_ = r;
+    pending_.assign(r.size(), {});
+  }
+  std::vector<std::vector<double>> take_receiver_samples() override {
+    auto out = std::move(pending_);
+    pending_.assign(receivers_.size(), {});
+    return out;
+  }
+  SolverMetrics metrics() const override { return metrics_; }
+  FieldView current_field() const override {
+    return {cur_is_a_ ? a_.data() : b_.data(), precision(), layout_, false};
+  }
+  size_t memory_bytes() const override { return 2 * layout_.bytes(sizeof(T)); }
+
+ private:
+  std::vector<T>& cur() { return cur_is_a_ ? a_ : b_; }
+  std::vector<T>& prev() { return cur_is_a_ ? b_ : a_; }
+
+  void one_step() {
+    const FieldLayout L = layout_;
+    const T* uc = cur().data();
+    T* un = prev().data();  // holds u^{n-1}; overwritten with u^{n+1}
+    const int np = (int)offsets_.size();
+    const int64_t* off = offsets_.data();
+    const T* w = coeffs_.data();
+    const T c0 = centre_;
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = 0; j < L.ny; ++j) {
+        const int64_t row = L.index(0, j, k);
+        for (int i = 0; i < L.nx; ++i) {
+          const int64_t q = row + i;
+          T s = T(0);
+          for (int p = 0; p < np; ++p) s += w[p] * uc[q + off[p]];
+          un[q] = c0 * uc[q] + s - un[q];
+        }
+      }
+    for (const auto& src : sources_)
+      un[L.index(src.node.i, src.node.j, src.node.k)] += T(signal_value(src.signal, step_, dt_));
+    for (size_t r = 0; r < receivers_.size(); ++r) {
+      const auto& g = receivers_[r];
+      pending_[r].push_back((double)un[L.index(g.i, g.j, g.k)]);
+    }
+    cur_is_a_ = !cur_is_a_;
+    ++step_;
+  }
+
+  Stencil stencil_;
+  double courant_, dt_;
+  FieldLayout layout_;
+  std::vector<T> a_, b_;
+  bool cur_is_a_ = true;
+  long long step_ = 0;
+  T centre_ = T(2);
+  std::vector<int64_t> offsets_;
+  std::vector<T> coeffs_;
+  std::vector<SourceNode> sources_;
+  std::vector<GridIndex> receivers_;
+  std::vector<std::vector<double>> pending_;
+  SolverMetrics metrics_;
+};
+
+}  // namespace
+
+std::unique_ptr<WaveSolver> make_cpu_solver(Precision p, const Stencil& st, int nx, int ny, int nz, double courant,
+                                            double dt_s) {
+  if (p == Precision::Float) return std::make_unique<CpuSolver<float>>(st, nx, ny, nz, courant, dt_s);
+  return std::make_unique<CpuSolver<double>>(st, nx, ny, nz, courant, dt_s);
+}
+
+}  // namespace ws

@@ -1,0 +1,76 @@
+#pragma once
+// One table of CUDA kernel variants. The GUI's dropdown, `wavescope kernels`,
+// the benchmarks and the correctness tests all iterate it, so a new variant is
+// one entry in its family's file (sim/cuda/kernels/*.cu).
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+#include "core/field_layout.hpp"
+#include "core/precision.hpp"
+#include "stencil/stencil.hpp"
+
+namespace ws {
+
+struct BlockShape {
+  int x = 32, y = 4, z = 1;
+  int threads() const { return x * y * z; }
+};
+
+struct LaunchOptions {
+  BlockShape block;
+  bool readonly_cache = true;  // const __restrict__ + __ldg loads of u^n, or plain loads
+};
+
+// One update u^{n+1} = c_0 u^n + lambda^2 sum w_p u^n(x+p) - u^{n-1}, in place.
+template <class T>
+struct StepArgs {
+  T* u_next;          // holds u^{n-1} on entry, u^{n+1} on exit; halo never written
+  const T* u_cur;     // u^n
+  FieldLayout layout;
+  const Stencil* stencil;
+  double lambda2;     // (c T / X)^2
+};
+
+template <class T>
+using LaunchFn = void (*)(const StepArgs<T>&, const LaunchOptions&, cudaStream_t);
+
+struct KernelVariant {
+  std::string id;          // stable, for the CLI and JSON ("tiling3d")
+  std::string name;        // for people ("3D tiling (Webb fig. 3)")
+  std::string family;      // "webb", "fdtd3d", "hamilton", "pencils", ...
+  std::string stencils;    // which stencils it runs, for listings ("7pt")
+  bool (*supports)(const Stencil&) = nullptr;
+  BlockShape default_block;
+  bool block_uses_z = true;  // whether block.z is meaningful (3-D tiling)
+  bool has_readonly_toggle = true;
+  LaunchFn<float> launch_float = nullptr;
+  LaunchFn<double> launch_double = nullptr;
+
+  bool has_precision(Precision p) const {
+    return p == Precision::Float ? launch_float != nullptr : launch_double != nullptr;
+  }
+};
+
+class KernelRegistry {
+ public:
+  static const KernelRegistry& instance();
+  const std::vector<KernelVariant>& all() const { return variants_; }
+  const KernelVariant* find(const std::string& id) const;
+  // Throws std::invalid_argument listing the valid ids.
+  const KernelVariant& at(const std::string& id) const;
+  std::vector<const KernelVariant*> supporting(const Stencil& s, Precision p) const;
+
+  void add(KernelVariant v);
+
+ private:
+  std::vector<KernelVariant> variants_;
+};
+
+// Family registration hooks, called in order by KernelRegistry::instance()
+// (explicit calls: static initialisers in a static library would be dropped by the linker).
+void register_tiling3d_kernels(KernelRegistry& r);
+void register_extra_kernel_families(KernelRegistry& r);
+
+}  // namespace ws

@@ -1,0 +1,161 @@
+#include "scene/scene_json.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "scene/json_checks.hpp"
+
+namespace ws {
+
+using nlohmann::json;
+using namespace json_checks;
+
+json load_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw SceneError("cannot open scene file '" + path + "'");
+  try {
+    return json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw SceneError("scene file '" + path + "' is not valid JSON: " + e.what());
+  }
+}
+
+std::string scene_model(const json& j) {
+  if (!j.is_object()) throw SceneError("a scene must be a JSON object, got " + show(j));
+  if (!j.contains("model")) return "wave3d";
+  const std::string m = string(j.at("model"), "model");
+  if (m != "wave3d" && m != "sediment2d")
+    throw SceneError("model = \"" + m + "\" is not allowed; allowed: wave3d, sediment2d");
+  return m;
+}
+
+namespace {
+
+SourceSignal parse_signal(const json& j, const std::string& where) {
+  object_at(j, where);
+  only_keys(j, where + ".", {"type", "amplitude", "width_s", "frequency_hz", "delay_s"});
+  SourceSignal s;
+  const std::string type = j.contains("type") ? string(j.at("type"), where + ".type") : "raised_cosine";
+  if (type == "raised_cosine") s.kind = SignalKind::RaisedCosine;
+  else if (type == "gaussian") s.kind = SignalKind::Gaussian;
+  else if (type == "sine") s.kind = SignalKind::Sine;
+  else if (type == "impulse") s.kind = SignalKind::Impulse;
+  else
+    throw SceneError(where + ".type = \"" + type + "\" is not allowed; allowed: raised_cosine, gaussian, sine, impulse");
+  if (j.contains("amplitude")) s.amplitude = number(j.at("amplitude"), where + ".amplitude");
+  if (j.contains("width_s")) s.width_s = positive(j.at("width_s"), where + ".width_s");
+  if (j.contains("delay_s")) {
+    s.delay_s = number(j.at("delay_s"), where + ".delay_s");
+    if (s.delay_s < 0) throw SceneError(where + ".delay_s = " + show(j.at("delay_s")) + " is not allowed: expected >= 0");
+  }
+  if (j.contains("frequency_hz")) s.frequency_hz = positive(j.at("frequency_hz"), where + ".frequency_hz");
+  if (s.kind == SignalKind::Sine && !j.contains("frequency_hz"))
+    throw SceneError(where + ".frequency_hz is required for a sine signal (a number > 0)");
+  return s;
+}
+
+}  // namespace
+
+WaveScene parse_wave_scene(const json& j) {
+  scene_model(j);
+  only_keys(j, "", {"model", "name", "room_m", "sound_speed_m_s", "sample_rate_hz", "courant", "courant_fraction",
+                    "stencil", "precision", "boundary", "sources", "receivers", "duration_s"});
+  WaveScene s;
+  if (j.contains("name")) s.name = string(j.at("name"), "name");
+  if (j.contains("room_m")) {
+    s.room_m = vec3(j.at("room_m"), "room_m");
+    for (int d = 0; d < 3; ++d)
+      if (!(s.room_m[d] > 0))
+        throw SceneError("room_m[" + std::to_string(d) + "] = " + show(j.at("room_m")[d]) +
+                         " is not allowed: room sizes must be > 0 m");
+  }
+  if (j.contains("sound_speed_m_s")) s.sound_speed_m_s = positive(j.at("sound_speed_m_s"), "sound_speed_m_s");
+  if (j.contains("sample_rate_hz")) {
+    s.sample_rate_hz = positive(j.at("sample_rate_hz"), "sample_rate_hz");
+    if (s.sample_rate_hz < 1000 || s.sample_rate_hz > 1e7)
+      throw SceneError("sample_rate_hz = " + show(j.at("sample_rate_hz")) + " is not allowed: expected 1000 .. 1e7 Hz");
+  }
+  if (j.contains("courant")) s.courant = positive(j.at("courant"), "courant");
+  if (j.contains("courant_fraction")) s.courant_fraction = positive(j.at("courant_fraction"), "courant_fraction");
+  if (j.contains("stencil")) s.stencil = string(j.at("stencil"), "stencil");
+  if (j.contains("precision")) {
+    const std::string p = string(j.at("precision"), "precision");
+    try {
+      s.precision = parse_precision(p);
+    } catch (const std::invalid_argument&) {
+      throw SceneError("precision = \"" + p + "\" is not allowed; allowed: float, double");
+    }
+  }
+  if (j.contains("boundary")) {
+    s.boundary = string(j.at("boundary"), "boundary");
+    if (s.boundary != "fixed") throw SceneError("boundary = \"" + s.boundary + "\" is not allowed; allowed: fixed");
+  }
+  if (j.contains("duration_s")) s.duration_s = positive(j.at("duration_s"), "duration_s");
+  if (j.contains("sources")) {
+    const json& a = j.at("sources");
+    if (!a.is_array()) throw SceneError("sources = " + show(a) + " is not allowed: expected an array of sources");
+    for (size_t q = 0; q < a.size(); ++q) {
+      const std::string w = "sources[" + std::to_string(q) + "]";
+      object_at(a[q], w);
+      only_keys(a[q], w + ".", {"position_m", "signal"});
+      if (!a[q].contains("position_m")) throw SceneError(w + ".position_m is required ([x, y, z] in metres)");
+      SourceSpec src;
+      src.position_m = vec3(a[q].at("position_m"), w + ".position_m");
+      if (a[q].contains("signal")) src.signal = parse_signal(a[q].at("signal"), w + ".signal");
+      s.sources.push_back(src);
+    }
+  }
+  if (j.contains("receivers")) {
+    const json& a = j.at("receivers");
+    if (!a.is_array()) throw SceneError("receivers = " + show(a) + " is not allowed: expected an array of receivers");
+    for (size_t q = 0; q < a.size(); ++q) {
+      const std::string w = "receivers[" + std::to_string(q) + "]";
+      object_at(a[q], w);
+      only_keys(a[q], w + ".", {"name", "position_m"});
+      if (!a[q].contains("position_m")) throw SceneError(w + ".position_m is required ([x, y, z] in metres)");
+      ReceiverSpec r;
+      r.name = a[q].contains("name") ? string(a[q].at("name"), w + ".name") : "r" + std::to_string(q);
+      r.position_m = vec3(a[q].at("position_m"), w + ".position_m");
+      s.receivers.push_back(r);
+    }
+  }
+  // Derive once so that every error (stencil, Courant, positions) surfaces at load time.
+  derive_grid(s);
+  return s;
+}
+
+WaveScene load_wave_scene(const std::string& path) {
+  const json j = load_json_file(path);
+  try {
+    return parse_wave_scene(j);
+  } catch (const SceneError& e) {
+    throw SceneError(path + ": " + e.what());
+  }
+}
+
+json to_json(const WaveScene& s) {
+  json j;
+  j["model"] = "wave3d";
+  j["name"] = s.name;
+  j["room_m"] = s.room_m;
+  j["sound_speed_m_s"] = s.sound_speed_m_s;
+  j["sample_rate_hz"] = s.sample_rate_hz;
+  if (s.courant) j["courant"] = *s.courant;
+  else j["courant_fraction"] = s.courant_fraction;
+  j["stencil"] = s.stencil;
+  j["precision"] = to_string(s.precision);
+  j["boundary"] = s.boundary;
+  j["duration_s"] = s.duration_s;
+  j["sources"] = json::array();
+  for (const auto& src : s.sources) {
+    json sig{{"type", to_string(src.signal.kind)}, {"amplitude", src.signal.amplitude},
+             {"width_s", src.signal.width_s}, {"delay_s", src.signal.delay_s}};
+    if (src.signal.kind == SignalKind::Sine) sig["frequency_hz"] = src.signal.frequency_hz;
+    j["sources"].push_back({{"position_m", src.position_m}, {"signal", sig}});
+  }
+  j["receivers"] = json::array();
+  for (const auto& r : s.receivers) j["receivers"].push_back({{"name", r.name}, {"position_m", r.position_m}});
+  return j;
+}
+
+}  // namespace ws

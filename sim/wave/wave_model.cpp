@@ -1,0 +1,122 @@
+#include "wave/wave_model.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "cpu/cpu_solver.hpp"
+#include "cuda/device_info.hpp"
+
+namespace ws {
+
+BackendChoice parse_backend(const std::string& s) {
+  if (s == "auto") return BackendChoice::Auto;
+  if (s == "cpu") return BackendChoice::Cpu;
+  if (s == "cuda" || s == "gpu") return BackendChoice::Cuda;
+  throw std::invalid_argument("backend '" + s + "' is not supported; allowed: auto, cpu, cuda");
+}
+
+WaveModel::WaveModel(const WaveScene& scene, BackendChoice backend, const std::string& kernel_id)
+    : scene_(scene), grid_(derive_grid(scene)), choice_(backend) {
+  build_solver(scene.precision, kernel_id, nullptr);
+}
+
+void WaveModel::build_solver(Precision p, const std::string& kernel_id, const LaunchOptions* options) {
+  std::unique_ptr<WaveSolver> next;
+  CudaWaveSolver* next_cuda = nullptr;
+  if (choice_ != BackendChoice::Cpu) {
+    const CudaDeviceInfo dev = query_cuda_device();
+    if (!dev.usable) {
+      if (choice_ == BackendChoice::Cuda) throw std::runtime_error("CUDA backend requested but " + dev.reason);
+      backend_note_ = "CPU reference solver (" + dev.reason + ")";
+    } else {
+      auto c = make_cuda_solver(p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s, kernel_id);
+      if (options) c->set_kernel(kernel_id.empty() ? c->kernel().id : kernel_id, *options);
+      next_cuda = c.get();
+      next = std::move(c);
+      backend_note_ = "CUDA on " + dev.name;
+    }
+  } else {
+    backend_note_ = "CPU reference solver (chosen)";
+  }
+  if (!next) next = make_cpu_solver(p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s);
+  // Carry the state over when a solver already runs (precision switch).
+  if (solver_) {
+    std::vector<double> uc, up;
+    solver_->read_state(uc, up);
+    next->write_state(uc, up, solver_->step());
+  }
+  solver_ = std::move(next);
+  cuda_ = next_cuda;
+  scene_.precision = p;
+  wire_io();
+}
+
+void WaveModel::wire_io() {
+  std::vector<SourceNode> src;
+  for (size_t q = 0; q < scene_.sources.size(); ++q) src.push_back({grid_.source_nodes[q], scene_.sources[q].signal});
+  solver_->set_sources(src);
+  solver_->set_receivers(grid_.receiver_nodes);
+  history_.resize(grid_.receiver_nodes.size());
+}
+
+void WaveModel::advance(int steps) {
+  solver_->advance(steps);
+  auto fresh = solver_->take_receiver_samples();
+  for (size_t r = 0; r < fresh.size() && r < history_.size(); ++r) {
+    for (double v : fresh[r]) {
+      // |u| beyond 1e30 cannot come from a stable run with bounded sources.
+      if (!std::isfinite(v) || std::fabs(v) > 1e30) {
+        std::ostringstream os;
+        os << "the field blew up at step " << solver_->step() << " (receiver " << scene_.receivers[r].name
+           << " reads " << v << "); the simulation is paused. Check the Courant number (" << grid_.courant
+           << ", limit " << grid_.stencil.courant_max << ") and the source amplitudes";
+        history_[r].insert(history_[r].end(), fresh[r].begin(), fresh[r].end());
+        throw BlowUpError(os.str());
+      }
+    }
+    history_[r].insert(history_[r].end(), fresh[r].begin(), fresh[r].end());
+  }
+}
+
+void WaveModel::reset() {
+  solver_->reset();
+  for (auto& h : history_) h.clear();
+}
+
+void WaveModel::set_precision(Precision p) {
+  if (p == solver_->precision()) return;
+  std::string id;
+  LaunchOptions opt;
+  if (cuda_) {
+    id = cuda_->kernel().id;
+    opt = cuda_->launch_options();
+  }
+  build_solver(p, id, cuda_ ? &opt : nullptr);
+}
+
+void WaveModel::set_kernel(const std::string& id, const LaunchOptions& options) {
+  if (!cuda_) throw std::runtime_error("kernel variants need the CUDA backend; running: " + backend_note_);
+  cuda_->set_kernel(id, options);
+}
+
+void WaveModel::set_source_position(size_t index, const std::array<double, 3>& p) {
+  if (index >= scene_.sources.size()) throw std::out_of_range("no source " + std::to_string(index));
+  const GridIndex g = position_to_node(p, scene_, grid_, "sources[" + std::to_string(index) + "].position_m");
+  scene_.sources[index].position_m = p;
+  grid_.source_nodes[index] = g;
+  wire_io();
+}
+
+void WaveModel::set_receiver_position(size_t index, const std::array<double, 3>& p) {
+  if (index >= scene_.receivers.size()) throw std::out_of_range("no receiver " + std::to_string(index));
+  const GridIndex g = position_to_node(p, scene_, grid_, "receivers[" + std::to_string(index) + "].position_m");
+  scene_.receivers[index].position_m = p;
+  grid_.receiver_nodes[index] = g;
+  // Pending samples are taken first so no recorded sample is lost.
+  auto fresh = solver_->take_receiver_samples();
+  for (size_t r = 0; r < fresh.size() && r < history_.size(); ++r)
+    history_[r].insert(history_[r].end(), fresh[r].begin(), fresh[r].end());
+  solver_->set_receivers(grid_.receiver_nodes);
+}
+
+}  // namespace ws

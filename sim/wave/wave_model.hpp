@@ -1,0 +1,64 @@
+#pragma once
+// The wave model: a scene, the solver that runs it (CUDA when usable, else the
+// CPU reference, with the reason), the receivers' history, and the live
+// changes the GUI makes (kernel, precision, positions) without losing the field.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuda/cuda_solver.hpp"
+#include "scene/scene.hpp"
+#include "wave/wave_solver.hpp"
+
+namespace ws {
+
+enum class BackendChoice { Auto, Cpu, Cuda };
+BackendChoice parse_backend(const std::string& s);  // "auto", "cpu", "cuda"
+
+// Raised when the field stops being finite or grows past any physical bound:
+// the caller pauses and shows the message.
+class BlowUpError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class WaveModel {
+ public:
+  WaveModel(const WaveScene& scene, BackendChoice backend, const std::string& kernel_id = "");
+
+  const WaveScene& scene() const { return scene_; }
+  const DerivedGrid& grid() const { return grid_; }
+  WaveSolver& solver() { return *solver_; }
+  const WaveSolver& solver() const { return *solver_; }
+  CudaWaveSolver* cuda() { return cuda_; }  // null on the CPU backend
+  const std::string& backend_note() const { return backend_note_; }
+
+  // Advances and appends the receivers' new samples; BlowUpError on a non-finite sample.
+  void advance(int steps);
+  long long step() const { return solver_->step(); }
+  double time_s() const { return solver_->step() * grid_.dt_s; }
+  void reset();
+
+  // Receiver r's samples since the start (index s is u at step s + 1).
+  const std::vector<std::vector<double>>& receiver_history() const { return history_; }
+
+  // Live changes; each keeps the current field (and step) where it makes sense.
+  void set_precision(Precision p);
+  void set_kernel(const std::string& id, const LaunchOptions& options);
+  void set_source_position(size_t index, const std::array<double, 3>& position_m);
+  void set_receiver_position(size_t index, const std::array<double, 3>& position_m);
+
+ private:
+  void build_solver(Precision p, const std::string& kernel_id, const LaunchOptions* options);
+  void wire_io();
+
+  WaveScene scene_;
+  DerivedGrid grid_;
+  BackendChoice choice_;
+  std::unique_ptr<WaveSolver> solver_;
+  CudaWaveSolver* cuda_ = nullptr;
+  std::string backend_note_;
+  std::vector<std::vector<double>> history_;
+};
+
+}  // namespace ws

@@ -1,0 +1,78 @@
+#pragma once
+// The seam between a wave-equation backend (CPU reference, CUDA) and the rest.
+// Both backends run the same two-grid, in-place, two-step scheme:
+//   u^{n+1} = 2 u^n + lambda^2 sum_p w_p u^n(x+p) - u^{n-1}
+// with u^{n+1} overwriting u^{n-1} (Webb eq. 2), then the two grids swap roles.
+// After each update the soft sources add their signal at their node, then the
+// receivers record u^{n+1} at theirs.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/field_layout.hpp"
+#include "core/precision.hpp"
+#include "core/source_signal.hpp"
+#include "scene/scene.hpp"
+#include "stencil/stencil.hpp"
+
+namespace ws {
+
+struct SourceNode {
+  GridIndex node;
+  SourceSignal signal;
+};
+
+struct SolverMetrics {
+  double steps_per_s = 0.0;
+  double gpoints_per_s = 0.0;    // interior points updated per second / 1e9
+  double bytes_per_point = 0.0;  // compulsory traffic: read u^n, read u^{n-1}, write u^{n+1}
+  double achieved_gbs = 0.0;     // gpoints_per_s * bytes_per_point
+  double last_advance_s = 0.0;   // wall (CPU) or CUDA-event (GPU) time of the last advance()
+  long long last_steps = 0;
+};
+
+// The current time level as the renderer sees it: where it lives and how it is laid out.
+struct FieldView {
+  const void* data = nullptr;  // u^n (padded array)
+  Precision precision = Precision::Float;
+  FieldLayout layout;
+  bool on_device = false;
+};
+
+class WaveSolver {
+ public:
+  virtual ~WaveSolver() = default;
+
+  virtual std::string backend() const = 0;  // "cpu" or "cuda"
+  virtual Precision precision() const = 0;
+  virtual const FieldLayout& layout() const = 0;
+  virtual const Stencil& stencil() const = 0;
+  virtual double courant() const = 0;
+  virtual double dt_s() const = 0;
+
+  virtual void advance(int steps) = 0;
+  virtual long long step() const = 0;
+  virtual void reset() = 0;  // zero field, step 0, receivers cleared
+
+  // The two time levels u^n and u^{n-1} as padded arrays converted to double.
+  virtual void read_state(std::vector<double>& u_cur, std::vector<double>& u_prev) = 0;
+  virtual void write_state(const std::vector<double>& u_cur, const std::vector<double>& u_prev, long long step) = 0;
+
+  virtual void set_sources(const std::vector<SourceNode>& sources) = 0;
+  virtual void set_receivers(const std::vector<GridIndex>& receivers) = 0;
+  // Samples recorded since the last call, one vector per receiver, oldest first.
+  virtual std::vector<std::vector<double>> take_receiver_samples() = 0;
+
+  virtual SolverMetrics metrics() const = 0;
+  virtual FieldView current_field() const = 0;
+  virtual size_t memory_bytes() const = 0;
+};
+
+// Compulsory bytes per interior point and step for the two-grid scheme:
+// read u^n once, read u^{n-1} once, write u^{n+1} once.
+inline double scheme_bytes_per_point(Precision p) { return 3.0 * bytes_of(p); }
+
+// The halo a stencil needs: its radius (at least 1: the fixed boundary layer).
+inline int halo_for(const Stencil& s) { return s.radius < 1 ? 1 : s.radius; }
+
+}  // namespace ws
