@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/relayout.hpp"
 #include "cpu/cpu_solver.hpp"
 #include "cuda/device_info.hpp"
 
@@ -43,7 +44,8 @@ void WaveModel::build_solver(Precision p, const std::string& kernel_id, const La
   if (solver_) {
     std::vector<double> uc, up;
     solver_->read_state(uc, up);
-    next->write_state(uc, up, solver_->step());
+    const FieldLayout &from = solver_->layout(), &to = next->layout();
+    next->write_state(relayout(uc, from, to), relayout(up, from, to), solver_->step());
   }
   solver_ = std::move(next);
   cuda_ = next_cuda;

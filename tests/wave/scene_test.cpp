@@ -1,0 +1,109 @@
+// Scene parsing: good scenes load; bad input names the key, the value and what is allowed.
+#include <gtest/gtest.h>
+
+#include "scene/scene_json.hpp"
+
+namespace ws {
+namespace {
+
+using nlohmann::json;
+
+json good() {
+  return json::parse(R"({"room_m": [2, 2.5, 3], "sample_rate_hz": 8000, "precision": "double",
+    "sources": [{"position_m": [1, 1, 1], "signal": {"type": "gaussian", "width_s": 0.001}}],
+    "receivers": [{"name": "ear", "position_m": [1.5, 1.2, 2]}]})");
+}
+
+std::string error_of(const json& j) {
+  try {
+    parse_wave_scene(j);
+  } catch (const SceneError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Scene, ShippedScenesLoad) {
+  for (const char* f : {"shoebox.json", "webb_standard.json"}) {
+    const WaveScene s = load_wave_scene(std::string(WS_SOURCE_DIR) + "/assets/scenes/" + f);
+    EXPECT_FALSE(s.sources.empty()) << f;
+    EXPECT_NO_THROW(derive_grid(s));
+  }
+}
+
+TEST(Scene, DerivesSpacingFromCourant) {
+  const WaveScene s = parse_wave_scene(good());
+  const DerivedGrid g = derive_grid(s);
+  EXPECT_NEAR(g.courant, 1.0 / std::sqrt(3.0), 1e-12);                 // defaults to the limit
+  EXPECT_NEAR(g.spacing_m, 343.0 / 8000.0 * std::sqrt(3.0), 1e-12);    // X = c T / lambda
+  EXPECT_EQ(g.nx, (int)std::lround(2.0 / g.spacing_m) - 1);
+  EXPECT_EQ(s.precision, Precision::Double);
+}
+
+TEST(Scene, CourantAboveLimitRefusedWithTheLimit) {
+  json j = good();
+  j["courant"] = 0.6;
+  const std::string e = error_of(j);
+  EXPECT_NE(e.find("courant = 0.6"), std::string::npos) << e;
+  EXPECT_NE(e.find("0.57735"), std::string::npos) << e;
+}
+
+TEST(Scene, UnknownKeyNamed) {
+  json j = good();
+  j["roomsize"] = 3;
+  const std::string e = error_of(j);
+  EXPECT_NE(e.find("roomsize"), std::string::npos) << e;
+  EXPECT_NE(e.find("room_m"), std::string::npos) << e;  // the allowed keys are listed
+}
+
+TEST(Scene, WrongTypeNamed) {
+  json j = good();
+  j["sample_rate_hz"] = "fast";
+  const std::string e = error_of(j);
+  EXPECT_NE(e.find("sample_rate_hz"), std::string::npos) << e;
+  EXPECT_NE(e.find("\"fast\""), std::string::npos) << e;
+  EXPECT_NE(e.find("number"), std::string::npos) << e;
+}
+
+TEST(Scene, PositionOutsideRoomNamed) {
+  json j = good();
+  j["receivers"][0]["position_m"] = {1.0, 7.0, 1.0};
+  const std::string e = error_of(j);
+  EXPECT_NE(e.find("receivers[0].position_m[y] = 7"), std::string::npos) << e;
+  EXPECT_NE(e.find("(0, 2.5)"), std::string::npos) << e;
+}
+
+TEST(Scene, NonPositiveSizeRefused) {
+  for (double bad : {0.0, -1.0}) {
+    json j = good();
+    j["room_m"][2] = bad;
+    const std::string e = error_of(j);
+    EXPECT_NE(e.find("room_m"), std::string::npos) << e;
+    EXPECT_NE(e.find("> 0"), std::string::npos) << e;
+  }
+}
+
+TEST(Scene, BadEnumsListTheAllowedValues) {
+  json j = good();
+  j["precision"] = "half";
+  EXPECT_NE(error_of(j).find("allowed: float, double"), std::string::npos);
+  j = good();
+  j["sources"][0]["signal"]["type"] = "square";
+  EXPECT_NE(error_of(j).find("raised_cosine, gaussian, sine, impulse"), std::string::npos);
+  j = good();
+  j["stencil"] = "nine-point";
+  EXPECT_NE(error_of(j).find("nine-point"), std::string::npos);
+}
+
+TEST(Scene, RoundTripsThroughJson) {
+  const WaveScene a = parse_wave_scene(good());
+  const WaveScene b = parse_wave_scene(to_json(a));
+  EXPECT_EQ(to_json(a), to_json(b));
+}
+
+TEST(Scene, MissingFileAndBadJson) {
+  EXPECT_THROW(load_wave_scene("/nonexistent/scene.json"), SceneError);
+}
+
+}  // namespace
+}  // namespace ws
