@@ -72,6 +72,10 @@ class CpuSolver final : public WaveSolver {
     step_ = step;
   }
 
+  void set_boundary(const BoundaryPlan& p) override {
+    boundary_ = p;
+    side_.assign(p.size(), T(0));
+  }
   void set_sources(const std::vector<SourceNode>& s) override { sources_ = s; }
   void set_receivers(const std::vector<GridIndex>& r) override {
     receivers_ = r;
@@ -100,6 +104,8 @@ class CpuSolver final : public WaveSolver {
     const int64_t* off = offsets_.data();
     const T* w = coeffs_.data();
     const T c0 = centre_;
+    // Boundary nodes first: they need u^{n-1} before the interior loop overwrites it.
+    if (!boundary_.empty()) boundary_compute_cpu(boundary_, L, uc, (const T*)un, side_.data());
 #pragma omp parallel for schedule(static)
     for (int k = 0; k < L.nz; ++k)
       for (int j = 0; j < L.ny; ++j) {
@@ -111,6 +117,7 @@ class CpuSolver final : public WaveSolver {
           un[q] = c0 * uc[q] + s - un[q];
         }
       }
+    if (!boundary_.empty()) boundary_scatter_cpu(boundary_, side_.data(), un);
     for (const auto& src : sources_)
       un[L.index(src.node.i, src.node.j, src.node.k)] += T(signal_value(src.signal, step_, dt_));
     for (size_t r = 0; r < receivers_.size(); ++r) {
@@ -130,6 +137,8 @@ class CpuSolver final : public WaveSolver {
   T centre_ = T(2);
   std::vector<int64_t> offsets_;
   std::vector<T> coeffs_;
+  BoundaryPlan boundary_;
+  std::vector<T> side_;
   std::vector<SourceNode> sources_;
   std::vector<GridIndex> receivers_;
   std::vector<std::vector<double>> pending_;

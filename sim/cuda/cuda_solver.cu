@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "boundary/boundary_kernels.hpp"
 #include "core/cuda_check.hpp"
 #include "cuda/cuda_solver.hpp"
 #include "cuda/device_buffer.hpp"
@@ -75,7 +76,9 @@ class CudaSolver final : public CudaWaveSolver {
     start_.record(stream_.get());
     for (int s = 0; s < steps; ++s) {
       StepArgs<T> args{prev(), cur(), layout_, &stencil_, courant_ * courant_};
+      if (has_boundary_) boundary_.compute(cur(), prev(), stream_.get());
       fn(args, options_, stream_.get());
+      if (has_boundary_) boundary_.scatter(prev(), stream_.get());
       if (!sources_host_.empty() || !receivers_host_.empty()) {
         io_kernel<T><<<1, 128, 0, stream_.get()>>>(prev(), sources_.get(), (int)sources_host_.size(),
                                                    receivers_.get(), (int)receivers_host_.size(), rec_buf_.get(),
@@ -129,6 +132,11 @@ class CudaSolver final : public CudaWaveSolver {
     CUDA_CHECK(cudaMemcpyAsync(prev(), h.data(), layout_.bytes(sizeof(T)), cudaMemcpyHostToDevice, stream_.get()));
     CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     step_ = step;
+  }
+
+  void set_boundary(const BoundaryPlan& p) override {
+    boundary_ = DeviceBoundary<T>(p, layout_);
+    has_boundary_ = !p.empty();
   }
 
   void set_sources(const std::vector<SourceNode>& s) override {
@@ -196,6 +204,8 @@ class CudaSolver final : public CudaWaveSolver {
   long long step_ = 0;
   const KernelVariant* variant_ = nullptr;
   LaunchOptions options_;
+  DeviceBoundary<T> boundary_;
+  bool has_boundary_ = false;
   std::vector<DeviceSource> sources_host_;
   DeviceBuffer<DeviceSource> sources_;
   std::vector<int64_t> receivers_host_;

@@ -21,6 +21,11 @@ DerivedGrid derive_grid(const WaveScene& s) {
   } catch (const std::invalid_argument& e) {
     throw SceneError(std::string("stencil: ") + e.what());
   }
+  const bool needs_boundary_nodes =
+      !all_fixed(s.walls) || (s.geometry.contains("obstacles") && !s.geometry.at("obstacles").empty());
+  if (needs_boundary_nodes && !g.stencil.is_seven_point())
+    throw SceneError("stencil = \"" + s.stencil + "\" cannot be combined with rigid, absorbing or open walls or with " +
+                     "obstacles; those boundaries are built for the 7-point stencil (7pt). Use stencil 7pt or fixed walls");
   const double limit = g.stencil.courant_max;
   if (s.courant) {
     // Refuse above the limit, with a relative slack for the limit's own rounding.

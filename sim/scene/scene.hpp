@@ -3,11 +3,13 @@
 // receivers, all in SI units; plus what follows from them (grid spacing, time
 // step, grid dimensions, node indices).
 #include <array>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "boundary/wall_conditions.hpp"
 #include "core/precision.hpp"
 #include "core/source_signal.hpp"
 #include "stencil/stencil.hpp"
@@ -39,7 +41,9 @@ struct WaveScene {
   double courant_fraction = 1.0;           // used when courant is absent
   std::string stencil = "7pt";
   Precision precision = Precision::Float;
-  std::string boundary = "fixed";
+  BoxWalls walls{};                        // x_min, x_max, y_min, y_max, z_min, z_max; all fixed by default
+  nlohmann::json geometry = nlohmann::json::object();  // "materials" and "obstacles", parsed by sim/geometry
+  std::string scene_dir = ".";             // where relative mesh paths are resolved
   std::vector<SourceSpec> sources;
   std::vector<ReceiverSpec> receivers;
   double duration_s = 0.1;                 // default length of `wavescope run`

@@ -54,12 +54,60 @@ SourceSignal parse_signal(const json& j, const std::string& where) {
   return s;
 }
 
+WallCondition parse_wall(const json& v, const std::string& where) {
+  const std::string allowed = "\"fixed\", \"rigid\", \"open\", {\"absorption\": a in [0, 1]} or {\"admittance\": beta >= 0}";
+  if (v.is_string()) {
+    const std::string k = v.get<std::string>();
+    if (k == "fixed") return WallCondition::fixed();
+    if (k == "rigid") return WallCondition::rigid();
+    if (k == "open") return WallCondition::open();
+    throw SceneError(where + " = " + show(v) + " is not allowed; allowed: " + allowed);
+  }
+  if (v.is_object() && v.size() == 1 && v.contains("absorption")) {
+    const double a = number(v.at("absorption"), where + ".absorption");
+    if (!(a >= 0.0 && a <= 1.0))
+      throw SceneError(where + ".absorption = " + show(v.at("absorption")) + " is not allowed: expected 0 .. 1");
+    return WallCondition::with_absorption(a);
+  }
+  if (v.is_object() && v.size() == 1 && v.contains("admittance")) {
+    const double b = number(v.at("admittance"), where + ".admittance");
+    if (!(b >= 0.0 && b < 1e6))
+      throw SceneError(where + ".admittance = " + show(v.at("admittance")) + " is not allowed: expected >= 0");
+    return b == 0.0 ? WallCondition::rigid() : WallCondition::with_admittance(b);
+  }
+  throw SceneError(where + " = " + show(v) + " is not allowed; allowed: " + allowed);
+}
+
+BoxWalls parse_walls(const json& v) {
+  BoxWalls w{};
+  const bool per_wall = v.is_object() && !v.contains("absorption") && !v.contains("admittance");
+  if (!per_wall) {
+    w.fill(parse_wall(v, "boundary"));
+    return w;
+  }
+  only_keys(v, "boundary.", {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"});
+  for (int d = 0; d < 6; ++d)
+    if (v.contains(wall_name(d))) w[d] = parse_wall(v.at(wall_name(d)), std::string("boundary.") + wall_name(d));
+  return w;
+}
+
+std::string wall_text(const WallCondition& c) {
+  switch (c.kind) {
+    case WallKind::Fixed: return "fixed";
+    case WallKind::Rigid: return "rigid";
+    case WallKind::Open: return "open";
+    case WallKind::Absorbing: return "";
+  }
+  return "";
+}
+
 }  // namespace
 
-WaveScene parse_wave_scene(const json& j) {
+WaveScene parse_wave_scene(const json& j, const std::string& scene_dir) {
   scene_model(j);
   only_keys(j, "", {"model", "name", "room_m", "sound_speed_m_s", "sample_rate_hz", "courant", "courant_fraction",
-                    "stencil", "precision", "boundary", "sources", "receivers", "duration_s"});
+                    "stencil", "precision", "boundary", "sources", "receivers", "duration_s", "materials",
+                    "obstacles"});
   WaveScene s;
   if (j.contains("name")) s.name = string(j.at("name"), "name");
   if (j.contains("room_m")) {
@@ -86,10 +134,9 @@ WaveScene parse_wave_scene(const json& j) {
       throw SceneError("precision = \"" + p + "\" is not allowed; allowed: float, double");
     }
   }
-  if (j.contains("boundary")) {
-    s.boundary = string(j.at("boundary"), "boundary");
-    if (s.boundary != "fixed") throw SceneError("boundary = \"" + s.boundary + "\" is not allowed; allowed: fixed");
-  }
+  if (j.contains("boundary")) s.walls = parse_walls(j.at("boundary"));
+  for (const char* key : {"materials", "obstacles"})
+    if (j.contains(key)) s.geometry[key] = j.at(key);
   if (j.contains("duration_s")) s.duration_s = positive(j.at("duration_s"), "duration_s");
   if (j.contains("sources")) {
     const json& a = j.at("sources");
@@ -119,6 +166,7 @@ WaveScene parse_wave_scene(const json& j) {
       s.receivers.push_back(r);
     }
   }
+  s.scene_dir = scene_dir;
   // Derive once so that every error (stencil, Courant, positions) surfaces at load time.
   derive_grid(s);
   return s;
@@ -127,7 +175,8 @@ WaveScene parse_wave_scene(const json& j) {
 WaveScene load_wave_scene(const std::string& path) {
   const json j = load_json_file(path);
   try {
-    return parse_wave_scene(j);
+    const auto slash = path.find_last_of('/');
+    return parse_wave_scene(j, slash == std::string::npos ? "." : path.substr(0, slash));
   } catch (const SceneError& e) {
     throw SceneError(path + ": " + e.what());
   }
@@ -144,7 +193,13 @@ json to_json(const WaveScene& s) {
   else j["courant_fraction"] = s.courant_fraction;
   j["stencil"] = s.stencil;
   j["precision"] = to_string(s.precision);
-  j["boundary"] = s.boundary;
+  json walls = json::object();
+  for (int d = 0; d < 6; ++d) {
+    const std::string t = wall_text(s.walls[d]);
+    walls[wall_name(d)] = t.empty() ? json{{"admittance", s.walls[d].admittance}} : json(t);
+  }
+  j["boundary"] = walls;
+  for (auto it = s.geometry.begin(); it != s.geometry.end(); ++it) j[it.key()] = it.value();
   j["duration_s"] = s.duration_s;
   j["sources"] = json::array();
   for (const auto& src : s.sources) {

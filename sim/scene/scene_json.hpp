@@ -15,7 +15,8 @@ nlohmann::json load_json_file(const std::string& path);
 // The "model" key of a scene file ("wave3d" when absent).
 std::string scene_model(const nlohmann::json& j);
 
-WaveScene parse_wave_scene(const nlohmann::json& j);
+// scene_dir: the folder relative mesh paths are resolved against.
+WaveScene parse_wave_scene(const nlohmann::json& j, const std::string& scene_dir = ".");
 WaveScene load_wave_scene(const std::string& path);
 nlohmann::json to_json(const WaveScene& s);
 

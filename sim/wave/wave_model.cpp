@@ -6,6 +6,7 @@
 #include "core/relayout.hpp"
 #include "cpu/cpu_solver.hpp"
 #include "cuda/device_info.hpp"
+#include "wave/scene_solids.hpp"
 
 namespace ws {
 
@@ -18,6 +19,7 @@ BackendChoice parse_backend(const std::string& s) {
 
 WaveModel::WaveModel(const WaveScene& scene, BackendChoice backend, const std::string& kernel_id)
     : scene_(scene), grid_(derive_grid(scene)), choice_(backend) {
+  solids_ = voxelise_scene(scene_, grid_);
   build_solver(scene.precision, kernel_id, nullptr);
 }
 
@@ -54,6 +56,9 @@ void WaveModel::build_solver(Precision p, const std::string& kernel_id, const La
 }
 
 void WaveModel::wire_io() {
+  // The plan depends on the layout (precision changes the row alignment).
+  boundary_ = make_boundary_plan(solver_->layout(), scene_.walls, solids_, grid_.courant);
+  solver_->set_boundary(boundary_);
   std::vector<SourceNode> src;
   for (size_t q = 0; q < scene_.sources.size(); ++q) src.push_back({grid_.source_nodes[q], scene_.sources[q].signal});
   solver_->set_sources(src);

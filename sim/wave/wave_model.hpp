@@ -32,6 +32,8 @@ class WaveModel {
   const WaveSolver& solver() const { return *solver_; }
   CudaWaveSolver* cuda() { return cuda_; }  // null on the CPU backend
   const std::string& backend_note() const { return backend_note_; }
+  const BoundaryPlan& boundary() const { return boundary_; }
+  const SolidNodes& solids() const { return solids_; }
 
   // Advances and appends the receivers' new samples; BlowUpError on a non-finite sample.
   void advance(int steps);
@@ -49,6 +51,7 @@ class WaveModel {
   void set_receiver_position(size_t index, const std::array<double, 3>& position_m);
 
  private:
+  void build_boundary();
   void build_solver(Precision p, const std::string& kernel_id, const LaunchOptions* options);
   void wire_io();
 
@@ -59,6 +62,8 @@ class WaveModel {
   CudaWaveSolver* cuda_ = nullptr;
   std::string backend_note_;
   std::vector<std::vector<double>> history_;
+  SolidNodes solids_;
+  BoundaryPlan boundary_;
 };
 
 }  // namespace ws

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "boundary/boundary_plan.hpp"
 #include "core/field_layout.hpp"
 #include "core/precision.hpp"
 #include "core/source_signal.hpp"
@@ -58,6 +59,8 @@ class WaveSolver {
   virtual void read_state(std::vector<double>& u_cur, std::vector<double>& u_prev) = 0;
   virtual void write_state(const std::vector<double>& u_cur, const std::vector<double>& u_prev, long long step) = 0;
 
+  // Non-fixed walls and obstacles (7-point stencil only); an empty plan restores fixed walls.
+  virtual void set_boundary(const BoundaryPlan& plan) = 0;
   virtual void set_sources(const std::vector<SourceNode>& sources) = 0;
   virtual void set_receivers(const std::vector<GridIndex>& receivers) = 0;
   // Samples recorded since the last call, one vector per receiver, oldest first.
