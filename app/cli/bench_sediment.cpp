@@ -1,5 +1,99 @@
-// Owned by the sediment benchmark work; replaced by the real benchmark.
+// `wavescope bench sediment`: the h- and s-kernels of Su et al. (2013) in the
+// paper's four versions, GFLOP/s with the paper's 55 and 34 flops per point,
+// Gpoints/s and the fraction of the copy-bandwidth roofline, with the paper's
+// K20 figures (Table 2) printed beside. Exit 1 without a usable GPU.
+#include <iomanip>
+#include <iostream>
+#include <memory>
+
+#include "bench/sediment_bench.hpp"
 #include "cli/commands.hpp"
+#include "cuda/device_info.hpp"
+#include "sediment/sediment_kernels.hpp"
+
 namespace ws::cli {
-void add_bench_sediment(CLI::App& bench) { (void)bench; }
+
+namespace {
+
+struct SedimentBenchArgs {
+  int size = 4096;
+  std::string precision = "double";
+  int steps = 20;
+  int reps = 11;
+  int warmup = 3;
+  std::vector<std::string> kernels;
+  std::string json_path;
+};
+
+void print_table(const std::vector<bench::BenchRecord>& recs) {
+  if (recs.empty()) return;
+  const auto& r0 = recs.front();
+  std::cout << "sediment transport kernels (Su et al. 2013), " << r0.nx << "x" << r0.ny << " cells, " << r0.precision
+            << ", " << r0.device << "\n"
+            << "copy bandwidth (roofline): " << std::fixed << std::setprecision(1) << r0.copy_gbs << " GB/s"
+            << "  [K20 in the paper: " << bench::kPaperK20TestedBandwidthGbs << " GB/s tested]\n"
+            << "bytes/point: each kernel reads 4 arrays and writes 1 (" << r0.bytes_per_point
+            << " B); GFLOP/s with the paper's 55 (h) / 34 (s) flops per point, ours counted 49 / 53\n\n";
+  std::cout << std::left << std::setw(21) << "kernel" << std::setw(20) << "version" << std::setw(13) << "block"
+            << std::right << std::setw(11) << "ms/launch" << std::setw(10) << "Gpts/s" << std::setw(11) << "GFLOP/s"
+            << std::setw(12) << "GFLOP/s*" << std::setw(10) << "roofline" << std::setw(12) << "K20 paper" << "\n";
+  for (const auto& r : recs) {
+    const auto& e = r.extra;
+    std::cout << std::left << std::setw(21) << r.variant << std::setw(20) << e.value("version", "") << std::setw(13)
+              << e.value("block", "") << std::right << std::setprecision(3) << std::setw(11)
+              << e.value("seconds_per_launch", 0.0) * 1e3 << std::setprecision(2) << std::setw(10) << r.gpoints_per_s
+              << std::setprecision(1) << std::setw(11) << e.value("gflops_paper_count", 0.0) << std::setw(12)
+              << e.value("gflops_counted", 0.0) << std::setw(9) << 100.0 * r.roofline_fraction << "%";
+    if (e.contains("paper_k20_gflops")) std::cout << std::setw(12) << e["paper_k20_gflops"].get<double>();
+    std::cout << "\n";
+  }
+  std::cout << "\nGFLOP/s: paper's flop counts; GFLOP/s*: flops counted in our point formulas. K20 paper: Table 2\n"
+               "(step: the paper's overall 165 GFLOPs for OPT-3 h + OPT-1 s). Medians of CUDA-event timings after "
+               "warm-up.\n";
+}
+
+}  // namespace
+
+void add_bench_sediment(CLI::App& bench) {
+  auto a = std::make_shared<SedimentBenchArgs>();
+  CLI::App* c = bench.add_subcommand("sediment", "Su et al. sediment kernels: 4 versions of the h- and s-kernels");
+  c->add_option("--size", a->size, "cells per side (nx = ny); the paper: 4096")->check(CLI::Range(3, 32768));
+  c->add_option("--precision", a->precision, "float or double (the paper: double)")
+      ->check(CLI::IsMember({"float", "double"}));
+  c->add_option("--steps", a->steps, "kernel launches per timed sample")->check(CLI::Range(1, 100000));
+  c->add_option("--reps", a->reps, "timed samples (median reported)")->check(CLI::Range(1, 1000));
+  c->add_option("--warmup", a->warmup, "untimed samples before timing")->check(CLI::Range(0, 1000));
+  c->add_option("--kernels", a->kernels, "kernel ids to run (default: all; see the table)");
+  c->add_option("--json", a->json_path, "also write the records as JSON to FILE");
+  c->callback([a] {
+    const CudaDeviceInfo dev = query_cuda_device();
+    if (!dev.usable) {
+      std::cerr << "bench sediment needs a CUDA GPU: " << dev.reason << "\n";
+      exit_code() = 1;
+      return;
+    }
+    bench::SedimentBenchOptions o;
+    o.size = a->size;
+    o.precision = parse_precision(a->precision);
+    o.launches = a->steps;
+    o.reps = a->reps;
+    o.warmup = a->warmup;
+    o.kernels = a->kernels;
+    try {
+      const auto recs = bench::run_sediment_bench(o);
+      print_table(recs);
+      if (!a->json_path.empty()) {
+        bench::write_json_records(a->json_path, recs);
+        std::cout << "wrote " << recs.size() << " records to " << a->json_path << "\n";
+      }
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "bench sediment: " << e.what() << "\n";
+      exit_code() = 2;
+    } catch (const std::exception& e) {
+      std::cerr << "bench sediment failed: " << e.what() << "\n";
+      exit_code() = 1;
+    }
+  });
+}
+
 }  // namespace ws::cli

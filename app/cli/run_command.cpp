@@ -9,6 +9,7 @@
 #include "cli/progress_bar.hpp"
 #include "scene/scene_json.hpp"
 #include "wave/wave_model.hpp"
+#include "wavio/signal_export.hpp"
 
 namespace ws::cli {
 
@@ -23,6 +24,9 @@ struct RunOptions {
   std::string kernel;
   std::string precision;
   bool quiet = false;
+  std::string wav;       // receivers as float WAV, one channel each
+  int wav_rate_hz = 0;   // 0: the simulation rate 1 / dt_s
+  bool wav_normalize = false;
 };
 
 void write_csv(const std::string& path, const WaveModel& m) {
@@ -83,6 +87,16 @@ int run(const RunOptions& o) {
   bar.finish();
   const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   write_csv(o.csv, *model);
+  if (!o.wav.empty()) {
+    audio::ExportOptions wo;
+    wo.rate_hz = o.wav_rate_hz;
+    wo.normalize = o.wav_normalize;
+    const auto ex = audio::make_export_clip(model->receiver_history(), 1.0 / g.dt_s, wo);
+    audio::write_float_wav(o.wav, ex.clip);
+    if (!o.quiet)
+      std::cerr << "wrote " << o.wav << " (" << ex.clip.channels << " channel(s), " << ex.clip.frames() << " frames, "
+                << ex.note << ")\n";
+  }
   if (!o.quiet)
     std::cerr << "wrote " << o.csv << " (" << done << " samples per receiver); " << sec << " s, "
               << (sec > 0 ? g.points() * (double)done / sec * 1e-9 : 0.0) << " Gpoints/s\n";
@@ -103,6 +117,10 @@ void add_run_command(CLI::App& app) {
   c->add_option("--kernel", opts->kernel, "CUDA kernel variant id (see `wavescope kernels`)");
   c->add_option("--precision", opts->precision, "override the scene: float or double")
       ->check(CLI::IsMember({"float", "double"}));
+  c->add_option("--wav", opts->wav, "also write the receivers as a float WAV file (one channel per receiver)");
+  c->add_option("--wav-rate", opts->wav_rate_hz, "resample the WAV to this rate in Hz (default: the simulation rate)")
+      ->check(CLI::Range(1000, 768000));
+  c->add_flag("--wav-normalize", opts->wav_normalize, "scale the WAV to a -1 dBFS peak");
   c->add_flag("--quiet", opts->quiet, "no progress bar or summary");
   c->callback([opts] {
     try {

@@ -4,6 +4,20 @@
 
 namespace ws {
 
-void register_extra_kernel_families(KernelRegistry& /*r*/) {}
+void register_webb_shared_kernels(KernelRegistry& r);     // webb_shared.cu
+void register_webb_slicing_kernels(KernelRegistry& r);    // webb_slicing.cu
+void register_fdtd3d_kernels(KernelRegistry& r);          // register_queue.cu
+void register_zstream_cached_kernels(KernelRegistry& r);  // zstream_cached.cu
+void register_halo_threads_kernels(KernelRegistry& r);   // halo_threads.cu
+void register_bigstencil_kernels(KernelRegistry& r);     // bigstencil_families.cpp
+
+void register_extra_kernel_families(KernelRegistry& r) {
+  register_webb_shared_kernels(r);
+  register_webb_slicing_kernels(r);
+  register_fdtd3d_kernels(r);
+  register_zstream_cached_kernels(r);
+  register_halo_threads_kernels(r);
+  register_bigstencil_kernels(r);
+}
 
 }  // namespace ws

@@ -1,0 +1,115 @@
+// Issue 3's controls: the kernel variant (from the registry, for the scene's
+// stencil and the current precision), the precision, the read-only cache and
+// the block size. Every change is a request applied at the frame boundary, so
+// the run keeps going on the same field. Below: the last measured throughput
+// of every variant used this session.
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "gui/frame_step.hpp"
+#include "gui/panel.hpp"
+
+namespace ws::gui {
+
+namespace {
+
+void precision_switch(GuiContext& ctx) {
+  int p = ctx.model().solver().precision() == Precision::Float ? 0 : 1;
+  const int before = p;
+  ImGui::RadioButton("float", &p, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("double", &p, 1);
+  if (p != before) ctx.pending.precision = p == 0 ? Precision::Float : Precision::Double;
+}
+
+void variant_controls(GuiContext& ctx, CudaWaveSolver& cuda) {
+  const auto variants =
+      KernelRegistry::instance().supporting(ctx.model().grid().stencil, cuda.precision());
+  const KernelVariant& cur = cuda.kernel();
+  LaunchOptions opt = cuda.launch_options();
+  if (ImGui::BeginCombo("kernel", cur.name.c_str())) {
+    for (const KernelVariant* v : variants) {
+      const bool selected = v->id == cur.id;
+      if (ImGui::Selectable(v->name.c_str(), selected) && !selected) {
+        LaunchOptions o = opt;
+        o.block = v->default_block;  // each design has its own natural block
+        ctx.pending.kernel = std::make_pair(v->id, o);
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (%s), default block %dx%dx%d", v->id.c_str(),
+                                                    v->family.c_str(), v->default_block.x, v->default_block.y,
+                                                    v->default_block.z);
+    }
+    ImGui::EndCombo();
+  }
+  if (cur.has_readonly_toggle) {
+    bool ro = opt.readonly_cache;
+    if (ImGui::Checkbox("read-only data cache (__ldg)", &ro)) {
+      LaunchOptions o = opt;
+      o.readonly_cache = ro;
+      ctx.pending.kernel = std::make_pair(cur.id, o);
+    }
+  }
+  // Block size: edited freely, applied with the button (a half-typed size would be refused).
+  static int block[3] = {0, 0, 0};
+  static std::string block_for;
+  if (block_for != cur.id || !ImGui::IsAnyItemActive()) {
+    block[0] = opt.block.x;
+    block[1] = opt.block.y;
+    block[2] = opt.block.z;
+    block_for = cur.id;
+  }
+  ImGui::InputInt3(cur.block_uses_z ? "block x,y,z" : "block x,y (z unused)", block);
+  ImGui::SameLine();
+  if (ImGui::Button("apply")) {
+    LaunchOptions o = opt;
+    o.block = {std::max(1, block[0]), std::max(1, block[1]), cur.block_uses_z ? std::max(1, block[2]) : 1};
+    ctx.pending.kernel = std::make_pair(cur.id, o);
+  }
+  ImGui::Text("%d threads per block (at most 1024)", block[0] * block[1] * (cur.block_uses_z ? block[2] : 1));
+}
+
+void variant_chart(GuiContext& ctx) {
+  if (ctx.variant_gpoints.empty()) return;
+  ImGui::Text("last Gpoints/s per variant this session:");
+  double top = 0;
+  for (const auto& kv : ctx.variant_gpoints) top = std::max(top, kv.second);
+  // One labelled bar per variant: ProgressBar draws a bar scaled to the fastest.
+  for (const auto& kv : ctx.variant_gpoints) {
+    char text[32];
+    snprintf(text, sizeof text, "%.3f", kv.second);
+    ImGui::ProgressBar(top > 0 ? (float)(kv.second / top) : 0.0f, ImVec2(120, 0), text);
+    ImGui::SameLine();
+    ImGui::TextUnformatted(kv.first.c_str());
+  }
+  if (ImGui::SmallButton("clear")) ctx.variant_gpoints.clear();
+}
+
+}  // namespace
+
+void draw_kernel_section(GuiContext& ctx) {
+  precision_switch(ctx);
+  CudaWaveSolver* cuda = ctx.model().cuda();
+  if (!cuda) {
+    ImGui::TextDisabled("kernel variants need the CUDA backend");
+  } else {
+    variant_controls(ctx, *cuda);
+  }
+  variant_chart(ctx);
+}
+
+// Key under which a variant's throughput is remembered.
+std::string variant_key(WaveModel& m) {
+  const WaveSolver& s = m.solver();
+  if (!m.cuda()) return std::string("cpu / ") + to_string(s.precision());
+  const CudaWaveSolver& c = *m.cuda();
+  const LaunchOptions& o = c.launch_options();
+  const KernelVariant& v = c.kernel();
+  std::string key = v.id + " / " + to_string(s.precision());
+  if (v.has_readonly_toggle) key += o.readonly_cache ? " / ldg" : " / plain";
+  key += " / " + std::to_string(o.block.x) + "x" + std::to_string(o.block.y);
+  if (v.block_uses_z) key += "x" + std::to_string(o.block.z);
+  return key;
+}
+
+}  // namespace ws::gui

@@ -1,0 +1,19 @@
+#include "gui/session.hpp"
+
+#include "scene/scene_json.hpp"
+
+namespace ws::gui {
+
+Session::Session(const std::string& scene_path, BackendChoice backend) : path_(scene_path) {
+  const WaveScene scene = load_wave_scene(scene_path);
+  model_ = std::make_unique<WaveModel>(scene, backend);
+  slices_ = std::make_unique<render::SliceTextures>(model_->solver().current_field());
+  refresh_room();
+}
+
+void Session::update_slices(const render::SlicePositions& pos) {
+  cudaStream_t stream = model_->cuda() ? model_->cuda()->stream() : nullptr;
+  slices_->update(model_->solver().current_field(), pos, stream);
+}
+
+}  // namespace ws::gui

@@ -1,0 +1,23 @@
+// The large-stencil kernel families (Hamilton et al.; FDTD3d generalised; the
+// CUDA Fortran pencils), registered in the order the registry lists them.
+#include "cuda/kernel_registry.hpp"
+
+namespace ws {
+
+void register_general_stencil_kernels(KernelRegistry& r);     // general_stencil.cu  (KernelA)
+void register_leggy_kernels(KernelRegistry& r);               // leggy.cu            (KernelB)
+void register_regqueue_leggy_kernels(KernelRegistry& r);      // register_queue_leggy.cu
+void register_pencil_kernels(KernelRegistry& r);              // pencils.cu
+void register_compact_tiled_kernels(KernelRegistry& r);       // compact_tiled.cu
+
+void register_bigstencil_kernels(KernelRegistry& r) {
+  // The first variant that supports a stencil is the solver's default: the
+  // specialised kernels come before the general KernelA.
+  register_regqueue_leggy_kernels(r);
+  register_compact_tiled_kernels(r);
+  register_leggy_kernels(r);
+  register_pencil_kernels(r);
+  register_general_stencil_kernels(r);
+}
+
+}  // namespace ws

@@ -1,0 +1,140 @@
+// KernelA of Hamilton, Webb, Gray & Bilbao (fig. 5): the general stencil.
+// One thread per interior point (3-D tiling); the K linear offsets and the K
+// update coefficients live in __constant__ memory. Every thread of a warp reads
+// the same table entry in the same iteration, which is the broadcast pattern
+// the constant cache serves in one transaction, so the tables cost nothing next
+// to the K loads of u^n, which go through L1 / the read-only cache and L2.
+//
+// The centre coefficient folds in the leapfrog's 2: table = {2 + lambda^2 w_0,
+// lambda^2 w_p}, and the thread starts from -u^{n-1}, exactly as in fig. 5.
+// Points are sorted by (dz, dy, dx) so that consecutive iterations walk forward
+// through memory (plane by plane, row by row), which helps the caches.
+//
+// The tables are uploaded only when the (stencil, lambda, layout) key changes,
+// with cudaMemcpyToSymbolAsync on the launch stream so the upload is ordered
+// after any earlier step that still reads the old tables. The tables are
+// per process: two solvers with different stencils stepping concurrently on
+// different streams would race for them (the app steps one model at a time).
+#include <algorithm>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "core/cuda_check.hpp"
+#include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/bigstencil_launch.hpp"
+#include "cuda/kernels/load.cuh"
+
+namespace ws {
+
+namespace {
+
+constexpr int kMaxPoints = 461;  // S_22, the largest compact-in-space stencil of the paper
+
+__constant__ int c_off_f[kMaxPoints];
+__constant__ float c_w_f[kMaxPoints];
+__constant__ int c_off_d[kMaxPoints];
+__constant__ double c_w_d[kMaxPoints];
+
+template <class T>
+__device__ __forceinline__ int table_offset(int n) {
+  if constexpr (std::is_same_v<T, float>) return c_off_f[n];
+  else return c_off_d[n];
+}
+template <class T>
+__device__ __forceinline__ T table_weight(int n) {
+  if constexpr (std::is_same_v<T, float>) return c_w_f[n];
+  else return c_w_d[n];
+}
+
+template <class T, bool RO>
+__global__ void __launch_bounds__(1024) kernel_a(T* __restrict__ un, const T* __restrict__ uc, FieldLayout L, int K) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = blockIdx.y * blockDim.y + threadIdx.y;
+  const int k = blockIdx.z * blockDim.z + threadIdx.z;
+  if (i >= L.nx || j >= L.ny || k >= L.nz) return;  // the halo is never written
+  const int64_t p = L.index(i, j, k);
+  const T* __restrict__ q = uc + p;
+  T acc = -un[p];
+#pragma unroll 4
+  for (int n = 0; n < K; ++n) acc += table_weight<T>(n) * ld<RO>(q + table_offset<T>(n));
+  un[p] = acc;
+}
+
+bool supports_general(const Stencil& s) { return s.size() >= 1 && s.size() <= kMaxPoints; }
+
+template <class T>
+void upload_tables(const StepArgs<T>& a, cudaStream_t stream) {
+  static std::mutex mutex;
+  static uint64_t key = 0;
+  static bool valid = false;
+  static std::vector<int> off;
+  static std::vector<T> w;
+  const Stencil& s = *a.stencil;
+  const FieldLayout& L = a.layout;
+  const uint64_t k = big::stencil_upload_key(s, a.lambda2, L.pitch, L.plane, (int64_t)sizeof(T));
+  std::lock_guard<std::mutex> lock(mutex);
+  if (valid && k == key) return;
+  std::vector<StencilPoint> pts = s.points;
+  std::sort(pts.begin(), pts.end(), [](const StencilPoint& x, const StencilPoint& y) {
+    return std::tie(x.dz, x.dy, x.dx) < std::tie(y.dz, y.dy, y.dx);
+  });
+  off.clear();
+  w.clear();
+  for (const auto& pt : pts) {
+    const int64_t o = (int64_t)pt.dz * L.plane + (int64_t)pt.dy * L.pitch + pt.dx;
+    if (o > INT32_MAX || o < INT32_MIN)
+      throw std::invalid_argument("KernelA: linear offset of point (" + std::to_string(pt.dx) + "," +
+                                  std::to_string(pt.dy) + "," + std::to_string(pt.dz) +
+                                  ") does not fit in 32 bits for this grid; use a smaller grid");
+    const bool centre = pt.dx == 0 && pt.dy == 0 && pt.dz == 0;
+    off.push_back((int)o);
+    w.push_back(T((centre ? 2.0 : 0.0) + a.lambda2 * pt.w));
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    CUDA_CHECK(cudaMemcpyToSymbolAsync(c_off_f, off.data(), off.size() * sizeof(int), 0, cudaMemcpyHostToDevice, stream));
+    CUDA_CHECK(cudaMemcpyToSymbolAsync(c_w_f, w.data(), w.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
+  } else {
+    CUDA_CHECK(cudaMemcpyToSymbolAsync(c_off_d, off.data(), off.size() * sizeof(int), 0, cudaMemcpyHostToDevice, stream));
+    CUDA_CHECK(cudaMemcpyToSymbolAsync(c_w_d, w.data(), w.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
+  }
+  key = k;
+  valid = true;
+}
+
+template <class T>
+void launch_kernel_a(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  const Stencil& s = *a.stencil;
+  if (!supports_general(s))
+    throw std::invalid_argument("KernelA runs stencils of 1.." + std::to_string(kMaxPoints) + " points, not '" + s.name +
+                                "' with " + std::to_string(s.size()));
+  big::check_halo_and_block(a.layout, s.radius, o.block, "KernelA", 1024);
+  upload_tables(a, stream);
+  const dim3 block(o.block.x, o.block.y, o.block.z);
+  const dim3 grid = big::grid3(big::cdiv(a.layout.nx, o.block.x), big::cdiv(a.layout.ny, o.block.y),
+                               big::cdiv(a.layout.nz, o.block.z), "KernelA");
+  if (o.readonly_cache)
+    kernel_a<T, true><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, a.layout, s.size());
+  else
+    kernel_a<T, false><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, a.layout, s.size());
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+void register_general_stencil_kernels(KernelRegistry& r) {
+  KernelVariant v;
+  v.id = "kernelA";
+  v.name = "KernelA: general stencil, tables in constant memory (Hamilton fig. 5)";
+  v.family = "hamilton";
+  v.stencils = "any stencil of up to 461 points";
+  v.supports = supports_general;
+  v.default_block = {32, 4, 2};  // the paper's block
+  v.block_uses_z = true;
+  v.has_readonly_toggle = true;
+  v.launch_float = launch_kernel_a<float>;
+  v.launch_double = launch_kernel_a<double>;
+  r.add(v);
+}
+
+}  // namespace ws

@@ -1,0 +1,79 @@
+#include "cuda/kernels/launch_geometry.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <tuple>
+
+#include "core/cuda_check.hpp"
+
+namespace ws {
+
+dim3 checked_grid(long long gx, long long gy, long long gz, const std::string& kernel_id) {
+  if (gx < 1 || gy < 1 || gz < 1 || gx > 2147483647LL || gy > 65535 || gz > 65535)
+    throw std::invalid_argument("kernel '" + kernel_id + "': launch grid " + std::to_string(gx) + "x" +
+                                std::to_string(gy) + "x" + std::to_string(gz) +
+                                " blocks is outside CUDA's limits (x < 2^31, y and z <= 65535); use a larger block");
+  return dim3((unsigned)gx, (unsigned)gy, (unsigned)gz);
+}
+
+void require_block_at_least(const LaunchOptions& o, int min_x, int min_y, const std::string& kernel_id) {
+  if (o.block.x < min_x || o.block.y < min_y)
+    throw std::invalid_argument("kernel '" + kernel_id + "': block " + std::to_string(o.block.x) + "x" +
+                                std::to_string(o.block.y) + " is too small; it needs at least " +
+                                std::to_string(min_x) + "x" + std::to_string(min_y) + " threads");
+}
+
+void allow_dynamic_smem(const void* kernel, size_t bytes, const std::string& kernel_id) {
+  constexpr size_t kDefaultLimit = 48 * 1024;
+  if (bytes <= kDefaultLimit) return;
+  int dev = 0, optin = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  if (bytes > (size_t)optin)
+    throw std::invalid_argument("kernel '" + kernel_id + "': this block needs " + std::to_string(bytes) +
+                                " bytes of shared memory; the device allows " + std::to_string(optin) +
+                                " per block; use a smaller block");
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+}
+
+int device_sm_count() {
+  static std::mutex m;
+  static std::map<int, int> cache;
+  int dev = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  std::lock_guard<std::mutex> lock(m);
+  auto it = cache.find(dev);
+  if (it != cache.end()) return it->second;
+  int sms = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  cache[dev] = std::max(1, sms);
+  return cache[dev];
+}
+
+int resident_blocks_per_sm(const void* kernel, int threads, size_t smem) {
+  static std::mutex m;
+  static std::map<std::tuple<int, const void*, int, size_t>, int> cache;
+  int dev = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  const auto key = std::make_tuple(dev, kernel, threads, smem);
+  std::lock_guard<std::mutex> lock(m);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  int blocks = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, smem));
+  cache[key] = std::max(1, blocks);
+  return cache[key];
+}
+
+int z_chunks_for(long long xy_blocks, int resident_blocks, int nz, int target_waves, int min_planes) {
+  if (nz <= 0 || xy_blocks <= 0) return 1;
+  const long long wanted = (long long)target_waves * std::max(1, resident_blocks);
+  long long chunks = (wanted + xy_blocks - 1) / xy_blocks;
+  const long long most = std::max(1, nz / std::max(1, min_planes));
+  chunks = std::clamp(chunks, 1LL, std::min<long long>(most, 65535));
+  return (int)chunks;
+}
+
+}  // namespace ws

@@ -1,0 +1,181 @@
+// FDTD3d (NVIDIA sample; Pérez & Ríos) generalised from radius 4 to leggy
+// stencils of any M = 1..8: 2.5-D blocking with z streaming.
+//
+// A block owns a bx x by column of the grid and walks it in z. Each thread keeps
+// the 2M z-neighbours of its point in registers: `behind` (k-1..k-M) and `front`
+// (k+1..k+M), plus the centre. Per plane the queues shift by one and only
+// u^n(k+M) is loaded, so the z legs cost one global load per point instead of 2M.
+// The x and y legs come from an xy tile in dynamic shared memory, (by + 2M) rows
+// of (bx + 2M), filled with the centre values from the registers plus an M-wide
+// halo on the four sides (no corners: the stencil has no diagonal points).
+//
+// The sizes are M-dependent, so M is a template parameter (queues become named
+// registers, loops unroll) dispatched at run time; the block comes from
+// LaunchOptions (block.z is ignored). Threads outside the interior still load
+// (clamped to the halo ring, which always exists) and take part in the barriers,
+// but never write. Small grids have their z range cut into chunks so every SM
+// has blocks; each chunk primes its queues with M planes below and above.
+#include "core/cuda_check.hpp"
+#include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/bigstencil_launch.hpp"
+#include "cuda/kernels/leggy_common.hpp"
+#include "cuda/kernels/load.cuh"
+
+namespace ws {
+
+namespace {
+
+constexpr int kMaxThreads = 512;
+
+template <class T, int M, bool RO>
+__global__ void __launch_bounds__(kMaxThreads) register_queue_kernel(T* __restrict__ un, const T* __restrict__ uc,
+                                                                    FieldLayout L, LeggyCoeffs<T> c, int z_planes) {
+  T* tile = big::dyn_smem<T>();
+  const int bx = blockDim.x, by = blockDim.y, tx = threadIdx.x, ty = threadIdx.y;
+  const int tw = bx + 2 * M;
+  const int i0 = blockIdx.x * bx, j0 = blockIdx.y * by;
+  const int i = i0 + tx, j = j0 + ty;
+  const int k0 = blockIdx.z * z_planes;
+  const int k1 = min(k0 + z_planes, L.nz);
+  const bool inside = i < L.nx && j < L.ny;
+  // Clamped to the last halo column/row: always inside the allocated array; the
+  // tile cells they fill are only read by threads that do not write.
+  const int ic = min(i, L.nx + M - 1), jc = min(j, L.ny + M - 1);
+  const int pitch = (int)L.pitch;
+  const int64_t plane = L.plane;
+
+  // Halo jobs of this thread (the launcher guarantees M <= 2 by and M <= 2 bx, so at
+  // most two per side): in-plane offsets from the plane's interior origin, fixed for
+  // the whole column.
+  bool hy[2], hx[2];
+  int oyb[2], oya[2], oxl[2], oxr[2];
+#pragma unroll
+  for (int q = 0; q < 2; ++q) {
+    const int r = ty + q * by, s = tx + q * bx;
+    hy[q] = r < M;
+    hx[q] = s < M;
+    oyb[q] = (j0 - M + r) * pitch + ic;                    // row below the block (>= -M)
+    oya[q] = min(j0 + by + r, L.ny + M - 1) * pitch + ic;  // row above
+    oxl[q] = jc * pitch + (i0 - M + s);                    // column left of the block
+    oxr[q] = jc * pitch + min(i0 + bx + s, L.nx + M - 1);  // column right
+  }
+  T vyb[2], vya[2], vxl[2], vxr[2];
+  auto load_halos = [&](const T* b) {
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+      if (hy[q]) vyb[q] = ld<RO>(b + oyb[q]), vya[q] = ld<RO>(b + oya[q]);
+      if (hx[q]) vxl[q] = ld<RO>(b + oxl[q]), vxr[q] = ld<RO>(b + oxr[q]);
+    }
+  };
+
+  const T* base = uc + L.index(0, 0, k0);  // interior (0,0) of plane k; (x,y) at base + y*pitch + x
+  const T* col = base + jc * pitch + ic;   // this thread's column at plane k
+  T* out = un + L.index(ic, jc, k0);
+
+  T behind[M], front[M];
+  T cur = ld<RO>(col);
+#pragma unroll
+  for (int m = 1; m <= M; ++m) {
+    behind[m - 1] = ld<RO>(col - m * plane);
+    front[m - 1] = ld<RO>(col + m * plane);
+  }
+  const T* next = col + M * plane;  // the plane that entered the front queue last
+  load_halos(base);
+  T prev_next = inside ? *out : T(0);
+  T pending = T(0);
+
+  // Software pipelining: the global loads for plane k+1 (the new front value, u^{n-1}
+  // and the halos) are issued right after plane k's tile is written, so their latency
+  // overlaps the barrier and plane k's arithmetic; a streaming kernel with one load
+  // per thread in flight would be latency bound, not bandwidth bound.
+  const int centre = (ty + M) * tw + tx + M;
+  for (int k = k0; k < k1; ++k) {
+    if (k > k0) {
+#pragma unroll
+      for (int m = M - 1; m > 0; --m) behind[m] = behind[m - 1];
+      behind[0] = cur;
+      cur = front[0];
+#pragma unroll
+      for (int m = 0; m < M - 1; ++m) front[m] = front[m + 1];
+      front[M - 1] = pending;
+    }
+    const T prev = prev_next;
+    __syncthreads();  // the previous plane's reads of the tile are done
+    tile[centre] = cur;
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+      if (hy[q]) {
+        tile[(ty + q * by) * tw + tx + M] = vyb[q];
+        tile[(by + M + ty + q * by) * tw + tx + M] = vya[q];
+      }
+      if (hx[q]) {
+        tile[(ty + M) * tw + tx + q * bx] = vxl[q];
+        tile[(ty + M) * tw + bx + M + tx + q * bx] = vxr[q];
+      }
+    }
+    if (k + 1 < k1) {  // prefetch plane k+1
+      next += plane;
+      pending = ld<RO>(next);
+      prev_next = inside ? out[plane] : T(0);
+      load_halos(base + plane);
+    }
+    __syncthreads();
+    if (inside) {
+      T acc = c.c0 * cur - prev;
+#pragma unroll
+      for (int m = 1; m <= M; ++m)
+        acc += c.w[m] * ((tile[centre - m] + tile[centre + m]) + (tile[centre - m * tw] + tile[centre + m * tw]) +
+                         (behind[m - 1] + front[m - 1]));
+      *out = acc;
+    }
+    out += plane;
+    base += plane;
+  }
+}
+
+template <class T>
+void launch_register_queue(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  const char* name = "register queue (leggy)";
+  const LeggyCoeffs<T> c = leggy_coeffs(a, name);
+  const BlockShape b{o.block.x, o.block.y, 1};
+  big::check_halo_and_block(a.layout, a.stencil->radius, b, name, kMaxThreads);
+  if (2 * b.x < a.stencil->radius || 2 * b.y < a.stencil->radius)
+    throw std::invalid_argument(std::string(name) + ": block " + std::to_string(b.x) + "x" + std::to_string(b.y) +
+                                " is too small for M = " + std::to_string(a.stencil->radius) +
+                                "; each side must be at least M/2 (each thread loads at most two halo rows)");
+  const dim3 block(b.x, b.y, 1);
+  dispatch_leggy_radius(a.stencil->radius, name, [&](auto mc) {
+    constexpr int M = decltype(mc)::value;
+    const long long gx = big::cdiv(a.layout.nx, b.x), gy = big::cdiv(a.layout.ny, b.y);
+    const int planes = big::z_chunk_planes(a.layout.nz, gx * gy, 4 * M);
+    const dim3 grid = big::grid3(gx, gy, big::cdiv(a.layout.nz, planes), name);
+    const size_t smem = sizeof(T) * (size_t)(b.x + 2 * M) * (size_t)(b.y + 2 * M);
+    if (o.readonly_cache) {
+      big::set_dynamic_smem(register_queue_kernel<T, M, true>, smem, name);
+      register_queue_kernel<T, M, true><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c, planes);
+    } else {
+      big::set_dynamic_smem(register_queue_kernel<T, M, false>, smem, name);
+      register_queue_kernel<T, M, false><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c, planes);
+    }
+  });
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+void register_regqueue_leggy_kernels(KernelRegistry& r) {
+  KernelVariant v;
+  v.id = "regqueue_leggy";
+  v.name = "2.5D register queue + xy tile, leggy M = 1..8 (FDTD3d generalised)";
+  v.family = "fdtd3d";
+  v.stencils = "leggy:M, M = 1..8";
+  v.supports = supports_leggy_1_to_8;
+  v.default_block = {32, 16, 1};  // FDTD3d's tile
+  v.block_uses_z = false;
+  v.has_readonly_toggle = true;
+  v.launch_float = launch_register_queue<float>;
+  v.launch_double = launch_register_queue<double>;
+  r.add(v);
+}
+
+}  // namespace ws
