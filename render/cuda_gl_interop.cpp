@@ -12,17 +12,23 @@ std::string interop_unavailable_reason() {
   if (!dev.usable) return dev.reason;
   const GLubyte* r = glGetString(GL_RENDERER);
   const std::string renderer = r ? (const char*)r : "unknown";
-  // Which CUDA devices drive the current GL context; none means GL runs elsewhere.
+  // Mesa's software rasterisers cannot share memory with CUDA: say so without asking the driver.
+  for (const char* soft : {"llvmpipe", "softpipe", "swrast", "lavapipe"})
+    if (renderer.find(soft) != std::string::npos) return "the GL renderer (" + renderer + ") is software, not the GPU";
+  // Which CUDA devices drive the current GL context. A clean "none" or a list
+  // without the solver's device rules interop out; an error from the query
+  // itself is not conclusive (registration is tried and reports its own error).
   unsigned count = 0;
-  int devices[4] = {0, 0, 0, 0};
-  const cudaError_t e = cudaGLGetDevices(&count, devices, 4, cudaGLDeviceListAll);
-  if (e != cudaSuccess || count == 0) {
-    cudaGetLastError();  // clear the sticky-free error so later calls do not see it
-    return "the GL renderer (" + renderer + ") is not a CUDA device";
+  int devices[8] = {0};
+  const cudaError_t e = cudaGLGetDevices(&count, devices, 8, cudaGLDeviceListAll);
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // not sticky; clear it so later checks start clean
+    return "";
   }
+  if (count == 0) return "the GL renderer (" + renderer + ") is not a CUDA device";
   int current = -1;
   cudaGetDevice(&current);
-  for (unsigned d = 0; d < count; ++d)
+  for (unsigned d = 0; d < count && d < 8; ++d)
     if (devices[d] == current) return "";
   return "the GL renderer (" + renderer + ") runs on another CUDA device than the solver";
 }

@@ -7,7 +7,7 @@
 //
 // Registration fails when the current GL context does not run on a CUDA device
 // (Mesa llvmpipe, a GL context on another GPU); `interop_unavailable_reason`
-// says why before anything is registered.
+// rules the clear cases out before anything is registered.
 #include <glad/gl.h>
 // glad's header guards keep <GL/gl.h> (included by cuda_gl_interop.h) out.
 #include <cuda_gl_interop.h>
@@ -17,8 +17,9 @@
 
 namespace ws::render {
 
-// Empty when the current GL context can share buffers with the current CUDA
-// device; otherwise the reason (no CUDA device, GL renderer not on it, ...).
+// Why the current GL context cannot share buffers with the current CUDA
+// device (no CUDA device, a software GL renderer, GL on another GPU), or
+// empty when interop is worth trying (registration then has the last word).
 std::string interop_unavailable_reason();
 
 // A GL buffer (e.g. a pixel-unpack buffer) registered with CUDA.

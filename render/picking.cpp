@@ -1,5 +1,6 @@
 #include "picking.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ws::render {
@@ -49,8 +50,9 @@ std::optional<SliceHit> pick_slice_2d(SliceAxis a, float fx, float fy, const Roo
                                       const SlicePositions& pos) {
   if (fx < 0.0f || fy < 0.0f || fx >= 1.0f || fy >= 1.0f) return std::nullopt;
   const auto ta = tangent_axes(a);
-  const int u = (int)(fx * room.dim(ta[0]));
-  const int v = (int)((1.0f - fy) * room.dim(ta[1]));  // the image's v grows upwards
+  const int u = std::min((int)(fx * room.dim(ta[0])), room.dim(ta[0]) - 1);
+  // The image's v grows upwards; fy = 0 (the top edge) belongs to the last row.
+  const int v = std::min((int)((1.0f - fy) * room.dim(ta[1])), room.dim(ta[1]) - 1);
   return make_hit(a, u, v, room, pos);
 }
 

@@ -2,6 +2,9 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include <cstdio>
+
+#include "bitmap_font.hpp"
 #include "shader_library.hpp"
 
 namespace ws::render {
@@ -20,6 +23,14 @@ std::vector<glm::vec3> box_edges(const glm::vec3& e) {
     p.push_back(c[ed[1]]);
   }
   return p;
+}
+
+// Font pixels per bitmap-font pixel for a target: larger text on larger images.
+float label_scale(int height_px) { return height_px >= 500 ? 2.0f : 1.0f; }
+constexpr float kBarWidthPx = 18.0f, kBarGapPx = 11.0f, kLabelChars = 7.0f;
+// Horizontal room the bar and its labels take at the right edge.
+float bar_space_px(int height_px) {
+  return kBarWidthPx + kBarGapPx + kLabelChars * (kGlyphWidth + 1) * label_scale(height_px) + 8.0f;
 }
 
 // Orthographic view of one slice: its u axis to the right, v up, metres to NDC.
@@ -87,7 +98,8 @@ void ViewRenderer::draw_slice_quad(const glm::mat4& mvp, SliceAxis a, const Slic
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-void ViewRenderer::draw_lines(const glm::mat4& mvp, const std::vector<glm::vec3>& pts, const glm::vec4& colour) {
+void ViewRenderer::draw_lines(const glm::mat4& mvp, const std::vector<glm::vec3>& pts, const glm::vec4& colour,
+                              GLenum mode) {
   if (pts.empty()) return;
   line_prog_.use();
   line_prog_.set("u_mvp", mvp);
@@ -97,7 +109,26 @@ void ViewRenderer::draw_lines(const glm::mat4& mvp, const std::vector<glm::vec3>
   glBufferData(GL_ARRAY_BUFFER, pts.size() * sizeof(glm::vec3), pts.data(), GL_STREAM_DRAW);
   glEnableVertexAttribArray(0);
   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(glm::vec3), (void*)0);
-  glDrawArrays(GL_LINES, 0, (GLsizei)pts.size());
+  glDrawArrays(mode, 0, (GLsizei)pts.size());
+}
+
+void ViewRenderer::draw_text(const RenderTarget& t, float x, float y, const char* text, float scale,
+                             const glm::vec4& colour) {
+  // Two triangles per lit font pixel, in normalised device coordinates.
+  const float w = (float)t.width(), h = (float)t.height();
+  std::vector<glm::vec3> tris;
+  for (const char* c = text; *c; ++c, x += (kGlyphWidth + 1) * scale) {
+    const auto* g = glyph(*c);
+    if (!g) continue;
+    for (int row = 0; row < kGlyphHeight; ++row)
+      for (int col = 0; col < kGlyphWidth; ++col) {
+        if (!((*g)[row] & (0x10 >> col))) continue;
+        const float x0 = 2.0f * (x + col * scale) / w - 1.0f, x1 = x0 + 2.0f * scale / w;
+        const float y0 = 1.0f - 2.0f * (y + row * scale) / h, y1 = y0 - 2.0f * scale / h;
+        tris.insert(tris.end(), {{x0, y0, 0}, {x1, y0, 0}, {x1, y1, 0}, {x0, y0, 0}, {x1, y1, 0}, {x0, y1, 0}});
+      }
+  }
+  draw_lines(glm::mat4(1.0f), tris, colour, GL_TRIANGLES);
 }
 
 void ViewRenderer::draw_markers(const glm::mat4& mvp, const std::vector<Marker>& markers, float size_px) {
@@ -117,10 +148,9 @@ void ViewRenderer::draw_markers(const glm::mat4& mvp, const std::vector<Marker>&
   glDisableVertexAttribArray(1);
 }
 
-void ViewRenderer::draw_colour_bar(const RenderTarget& t, const ColorScale& scale) {
-  (void)scale;  // the bar shows map positions -1..1; the GUI or the caller labels the range
+void ViewRenderer::draw_colour_bar(const RenderTarget& t, const ColorScale& scale, bool labels) {
   const float w = (float)t.width(), h = (float)t.height();
-  bar_rect_ = {w - 84.0f, h * 0.15f, 18.0f, h * 0.7f};  // room on the right for labels
+  bar_rect_ = {w - bar_space_px(t.height()), h * 0.15f, kBarWidthPx, h * 0.7f};
   auto ndc_x = [&](float px) { return 2.0f * px / w - 1.0f; };
   auto ndc_y = [&](float py) { return 1.0f - 2.0f * py / h; };
   const float x0 = ndc_x(bar_rect_.x), x1 = ndc_x(bar_rect_.x + bar_rect_.w);
@@ -147,6 +177,21 @@ void ViewRenderer::draw_colour_bar(const RenderTarget& t, const ColorScale& scal
     lines.push_back({x1 + len, y, 0});
   }
   draw_lines(glm::mat4(1.0f), lines, glm::vec4(0.9f, 0.9f, 0.9f, 1.0f));
+  if (!labels) return;
+  // +max at the top, 0 (or -span dB) in the middle, -max at the bottom.
+  const float m = scale.range_max();
+  char text[3][32];
+  snprintf(text[0], sizeof text[0], "%+.2g", m);
+  if (scale.decibels)
+    snprintf(text[1], sizeof text[1], "-%.0f dB", scale.db_span);
+  else
+    snprintf(text[1], sizeof text[1], "0");
+  snprintf(text[2], sizeof text[2], "%+.2g", -m);
+  for (int q = 0; q < 3; ++q) {
+    const float fs = label_scale(t.height());
+    const float y = bar_rect_.y + bar_rect_.h * q * 0.5f - 0.5f * kGlyphHeight * fs;
+    draw_text(t, bar_rect_.x + bar_rect_.w + kBarGapPx, y, text[q], fs, glm::vec4(0.92f, 0.92f, 0.92f, 1.0f));
+  }
 }
 
 void ViewRenderer::draw_3d(RenderTarget& target, const OrbitCamera& camera, const SliceTextures& slices,
@@ -179,7 +224,7 @@ void ViewRenderer::draw_3d(RenderTarget& target, const OrbitCamera& camera, cons
   // Markers stay visible through the slices: no depth test.
   glDisable(GL_DEPTH_TEST);
   draw_markers(mvp, room.markers, style.marker_px);
-  if (style.colour_bar) draw_colour_bar(target, scale);
+  if (style.colour_bar) draw_colour_bar(target, scale, style.colour_bar_labels);
   glBindVertexArray(0);
   glUseProgram(0);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -195,7 +240,7 @@ PixelRect ViewRenderer::draw_2d(RenderTarget& target, SliceAxis axis, const Slic
   // Fit the slice's aspect into the target, leaving room on the right for the bar.
   const auto t = tangent_axes(axis);
   const float aspect = (float)room.dim(t[0]) / room.dim(t[1]);
-  const float margin = 8.0f, bar_space = style.colour_bar ? 96.0f : 0.0f;
+  const float margin = 8.0f, bar_space = style.colour_bar ? bar_space_px(target.height()) : 0.0f;
   const float aw = target.width() - 2 * margin - bar_space, ah = target.height() - 2 * margin;
   PixelRect r;
   r.w = std::max(1.0f, std::min(aw, ah * aspect));
@@ -212,7 +257,7 @@ PixelRect ViewRenderer::draw_2d(RenderTarget& target, SliceAxis axis, const Slic
   }
   draw_lines(mvp, frame, style.box_colour);
   draw_markers(mvp, room.markers, style.marker_px);
-  if (style.colour_bar) draw_colour_bar(target, scale);
+  if (style.colour_bar) draw_colour_bar(target, scale, style.colour_bar_labels);
   glBindVertexArray(0);
   glUseProgram(0);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);

@@ -22,6 +22,7 @@ struct ViewStyle {
   std::array<bool, kSliceCount> show_slice{true, true, true};
   float marker_px = 11.0f;
   bool colour_bar = true;
+  bool colour_bar_labels = true;  // the range's numbers beside the bar
 };
 
 // A pixel rectangle in a target, origin top-left (as windows and ImGui count).
@@ -45,9 +46,13 @@ class ViewRenderer {
   void set_scale_uniforms(const gl::Program& p, const ColorScale& s) const;
   void draw_slice_quad(const glm::mat4& mvp, SliceAxis a, const SliceTextures& slices, const RoomGeometry& room,
                        const ColorScale& scale);
-  void draw_lines(const glm::mat4& mvp, const std::vector<glm::vec3>& pts, const glm::vec4& colour);
+  void draw_lines(const glm::mat4& mvp, const std::vector<glm::vec3>& pts, const glm::vec4& colour,
+                  GLenum mode = GL_LINES);
+  // Text in the bitmap font at pixel (x, y) (top-left origin), `scale` pixels per font pixel.
+  void draw_text(const RenderTarget& target, float x_px, float y_px, const char* text, float scale,
+                 const glm::vec4& colour);
   void draw_markers(const glm::mat4& mvp, const std::vector<Marker>& markers, float size_px);
-  void draw_colour_bar(const RenderTarget& target, const ColorScale& scale);
+  void draw_colour_bar(const RenderTarget& target, const ColorScale& scale, bool labels);
 
   gl::Program slice_prog_, line_prog_, marker_prog_, bar_prog_;
   gl::VertexArray vao_;

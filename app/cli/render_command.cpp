@@ -155,6 +155,7 @@ int run(const RenderOptions& o) {
             << "EGL device: " << egl.device().index << " of " << egl.device().count
             << (egl.device().software ? " (software)" : "") << (egl.device().matches_cuda ? " (CUDA device)" : "")
             << "\n"
+            << "EGL device extensions: " << egl.device().extensions << "\n"
             << "solver: " << model->backend_note() << "\n";
   auto slices = std::make_unique<render::SliceTextures>(model->solver().current_field(), !o.no_interop);
   const bool interop = slices->mode() == render::SliceUploadMode::Interop;

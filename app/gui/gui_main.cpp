@@ -8,6 +8,8 @@
 //   WS_GUI_FRAMES=N          run N frames, then exit 0
 //   WS_GUI_SCREENSHOT=FILE   after the last frame, save the window as PNG
 //   WS_GUI_STEPS_PER_FRAME=K fixed K steps per frame (default 4)
+//   WS_GUI_LOAD=FILE         ask the scene loader for FILE after the first frame
+//                            (as the Load button does; tests the error path)
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <glad/gl.h>
@@ -35,6 +37,7 @@ struct Script {
   long long frames = -1;  // < 0: interactive
   std::string screenshot;
   int steps_per_frame = 0;
+  std::string load;
 };
 
 Script script_from_env() {
@@ -42,6 +45,7 @@ Script script_from_env() {
   if (const char* f = std::getenv("WS_GUI_FRAMES")) s.frames = std::atoll(f);
   if (const char* p = std::getenv("WS_GUI_SCREENSHOT")) s.screenshot = p;
   if (const char* k = std::getenv("WS_GUI_STEPS_PER_FRAME")) s.steps_per_frame = std::atoi(k);
+  if (const char* l = std::getenv("WS_GUI_LOAD")) s.load = l;
   return s;
 }
 
@@ -86,13 +90,14 @@ bool open_window(Window& w) {
 
 int run_gui(const std::string& scene_path, const std::string& backend) {
   const Script script = script_from_env();
-  gui::GuiContext ctx;
+  BackendChoice choice;
   try {
-    ctx.backend = parse_backend(backend);
+    choice = parse_backend(backend);
   } catch (const std::exception& e) {
     std::cerr << "wavescope: " << e.what() << "\n";
     return 2;
   }
+  // Declared before the state that owns GL objects, so the context outlives them.
   Window window;
   if (!open_window(window)) {
     std::cerr << "wavescope: cannot open an OpenGL 4.3 window (no display, or no GL 4.3 driver).\n"
@@ -101,6 +106,8 @@ int run_gui(const std::string& scene_path, const std::string& backend) {
     return 1;
   }
   std::cerr << "wavescope: GL_RENDERER " << (const char*)glGetString(GL_RENDERER) << "\n";
+  gui::GuiContext ctx;
+  ctx.backend = choice;
   try {
     ctx.session = std::make_unique<gui::Session>(scene_path, ctx.backend);
   } catch (const std::exception& e) {
@@ -145,7 +152,11 @@ int run_gui(const std::string& scene_path, const std::string& backend) {
     gui::present_3d_view(views, fb_w, fb_h);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     ++frame;
+    if (frame == 1 && !script.load.empty()) ctx.pending.load_scene = script.load;
     if (script.frames >= 0 && frame >= script.frames) {
+      if (!ctx.scene_error.empty()) std::cerr << "wavescope: scene loader: " << ctx.scene_error << "\n";
+      if (!ctx.blowup.empty()) std::cerr << "wavescope: " << ctx.blowup << "\n";
+      std::cerr << "wavescope: scene '" << ctx.model().scene().name << "' at step " << ctx.model().step() << "\n";
       if (!script.screenshot.empty()) {
         const auto rgba = render::read_framebuffer_rgba(0, fb_w, fb_h);
         render::write_png_rgba(script.screenshot, fb_w, fb_h, rgba,

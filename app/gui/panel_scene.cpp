@@ -4,6 +4,8 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <cuda_runtime.h>
+
 #include "gui/panel.hpp"
 
 namespace ws::gui {
@@ -30,6 +32,11 @@ void draw_scene_section(GuiContext& ctx) {
                                     (double)slices.width(render::SliceAxis::YZ) * slices.height(render::SliceAxis::YZ));
   ImGui::Text("memory: solver %.1f MiB, slice textures %.2f MiB", m.solver().memory_bytes() / 1048576.0,
               slice_bytes / 1048576.0);
+  if (m.solver().backend() == "cuda") {
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess)
+      ImGui::Text("device memory: %.0f MiB used of %.0f MiB", (total_b - free_b) / 1048576.0, total_b / 1048576.0);
+  }
   ImGui::TextWrapped("slices: %s%s%s", render::to_string(slices.mode()), slices.interop_note().empty() ? "" : " - ",
                      slices.interop_note().c_str());
 }

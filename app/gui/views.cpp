@@ -7,40 +7,16 @@
 
 namespace ws::gui {
 
-namespace {
-
-// Numbers beside a colour bar drawn at `bar` (pixels of a target shown at `origin`, scaled by `scale`).
-void label_colour_bar(ImDrawList* dl, const render::PixelRect& bar, ImVec2 origin, float scale,
-                      const render::ColorScale& s) {
-  const float m = s.range_max();
-  const ImU32 col = IM_COL32(230, 230, 230, 255);
-  char text[48];
-  const float x = origin.x + (bar.x + bar.w + 10.0f) * scale;
-  for (int q = 0; q <= 2; ++q) {
-    const float y = origin.y + (bar.y + bar.h * q * 0.5f) * scale - 7.0f;
-    if (s.decibels)
-      snprintf(text, sizeof text, q == 1 ? "-%.0f dB" : (q == 0 ? "+%.2g" : "-%.2g"), q == 1 ? s.db_span : m);
-    else
-      snprintf(text, sizeof text, "%+.2g", q == 0 ? m : (q == 1 ? 0.0f : -m));
-    dl->AddText(ImVec2(x - 30.0f * (q == 1 && s.decibels), y), col, text);
-  }
-}
-
-}  // namespace
-
 void draw_3d_view(GuiContext& ctx, WindowViews& v, int fb_w, int fb_h) {
   v.view_3d.resize(fb_w, fb_h);
   v.renderer.draw_3d(v.view_3d, ctx.camera, ctx.session->slices(), ctx.session->room(), ctx.scale);
-  const ImGuiIO& io = ImGui::GetIO();
-  const float pt_per_px = fb_w > 0 ? io.DisplaySize.x / fb_w : 1.0f;
-  label_colour_bar(ImGui::GetBackgroundDrawList(), v.renderer.colour_bar_rect(), ImVec2(0, 0), pt_per_px, ctx.scale);
 }
 
 void present_3d_view(const WindowViews& v, int fb_w, int fb_h) { v.view_3d.blit_to_default(0, 0, fb_w, fb_h); }
 
 void draw_2d_window(GuiContext& ctx, WindowViews& v) {
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 470, io.DisplaySize.y - 390), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 620, io.DisplaySize.y - 390), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(460, 380), ImGuiCond_FirstUseEver);
   const auto& room = ctx.session->room();
   char title[96];
@@ -68,7 +44,6 @@ void draw_2d_window(GuiContext& ctx, WindowViews& v) {
                         ctx.hover.value);
     }
   }
-  label_colour_bar(ImGui::GetWindowDrawList(), v.renderer.colour_bar_rect(), origin, 1.0f, ctx.scale);
   ImGui::End();
 }
 

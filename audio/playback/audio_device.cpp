@@ -84,7 +84,7 @@ OutputStream::OutputStream(const StreamSettings& s, SpscRing<float>& ring, Outpu
       ring_(ring),
       controls_(controls),
       meters_(meters),
-      chain_(s.channels, s.rate_hz, s.frames_per_buffer > 0 ? s.frames_per_buffer : 4096) {
+      chain_(s.channels, s.rate_hz) {
   if (settings_.device < 0) settings_.device = default_output_device();
   if (settings_.device < 0) throw AudioDeviceError("no audio output device found");
   const PaDeviceInfo* info = Pa_GetDeviceInfo(settings_.device);

@@ -205,7 +205,7 @@ void AudioSession::update() {
     }
   }
   // Meter: the callback's peak since the last frame, held with a 20 dB/s fall.
-  const float p = meters_.take_peak();
+  const float p = last_peak_ = meters_.take_peak();
   peak_hold_ = std::max(p, peak_hold_ * (float)std::pow(10.0, -dt));
   recent_peak_ *= (float)std::pow(0.5, dt / 3.0);  // half-life 3 s for auto gain
   if (now - last_spectrum_s_ >= 0.05 && sim_rate_hz_ > 0) {
@@ -256,7 +256,7 @@ AudioStats AudioSession::stats() const {
   st.ring_capacity_s = ring_ ? ring_->capacity() / channels() / rate_hz_ : 0.0;
   st.device_latency_s = stream_ ? stream_->output_latency_s() : 0.0;
   st.peak_hold = peak_hold_;
-  st.peak = peak_hold_;
+  st.peak = last_peak_;
   st.rms = meters_.rms.load();
   st.gaps = meters_.gaps.load();
   st.silent_frames = meters_.silent_frames.load();

@@ -46,7 +46,7 @@ struct AudioStats {
   double playback_speed = 1.0;    // 1: true pitch; < 1: slow motion
   double ring_fill_s = 0.0, ring_target_s = 0.0, ring_capacity_s = 0.0;
   double device_latency_s = 0.0;
-  float peak = 0.0f, peak_hold = 0.0f, rms = 0.0f;  // linear, after gain and limiter
+  float peak = 0.0f, peak_hold = 0.0f, rms = 0.0f;  // linear, after gain and limiter; peak: since the last update()
   uint64_t gaps = 0, silent_frames = 0, dropped_frames = 0, device_underflows = 0, limited_frames = 0;
 };
 
@@ -150,7 +150,7 @@ class AudioSession {
   std::vector<std::vector<float>> recording_;
   size_t max_record_samples_ = 0;
   float recent_peak_ = 0.0f;  // receiver's raw peak over the last seconds (auto gain)
-  float peak_hold_ = 0.0f;
+  float peak_hold_ = 0.0f, last_peak_ = 0.0f;
   uint64_t dropped_frames_ = 0;
   double last_spectrum_s_ = -1.0, last_update_s_ = -1.0;
   std::vector<float> scratch_in_, scratch_out_;

@@ -7,7 +7,7 @@
 
 namespace ws::audio {
 
-OutputChain::OutputChain(int channels, double rate_hz, size_t /*max_frames*/, double fade_s)
+OutputChain::OutputChain(int channels, double rate_hz, double fade_s)
     : channels_(channels), rate_hz_(rate_hz) {
   if (channels < 1 || channels > 2)
     throw std::invalid_argument("output has " + std::to_string(channels) + " channels; 1 (mono) or 2 (stereo) allowed");

@@ -38,7 +38,7 @@ class OutputChain {
  public:
   // fade_s: length of the fades at a gap's edges (short enough to keep the
   // signal's timing, long enough that a cut does not click).
-  OutputChain(int channels, double rate_hz, size_t max_frames, double fade_s = 0.003);
+  OutputChain(int channels, double rate_hz, double fade_s = 0.003);
   // A ring that has not grown for this long is played out even below resume_frames.
   static constexpr double kFlushAfterIdleS = 0.1;
 

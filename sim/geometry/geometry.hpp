@@ -103,12 +103,20 @@ struct SolidMask {
   std::vector<Material> materials;
   std::vector<ObstacleVoxels> obstacles;
   long long solid_nodes = 0;
+  // Obstacles that occupy no node (outside the room, or thinner than X).
+  std::vector<std::string> warnings;
 
   std::size_t index(int i, int j, int k) const { return (std::size_t)i + (std::size_t)nx * ((std::size_t)j + (std::size_t)ny * k); }
   std::uint8_t at(int i, int j, int k) const { return material[index(i, j, k)]; }
   bool solid(int i, int j, int k) const { return at(i, j, k) != 0; }
   // Each node stands for an X^3 cell.
   double solid_volume_m3() const { return (double)solid_nodes * spacing_m * spacing_m * spacing_m; }
+  // Admittance of mask value m at [m - 1].
+  std::vector<double> admittances() const {
+    std::vector<double> a;
+    for (const auto& m : materials) a.push_back(m.admittance);
+    return a;
+  }
 };
 
 SolidMask voxelise(const SceneGeometry& g, int nx, int ny, int nz, double spacing_m);

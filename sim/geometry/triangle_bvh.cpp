@@ -38,6 +38,9 @@ double solid_angle(const Tri& t, Vec3 p) {
   const Vec3 a = t[0] - p, b = t[1] - p, c = t[2] - p;
   const double la = norm(a), lb = norm(b), lc = norm(c);
   const double num = dot(a, cross(b, c));
+  // p in the triangle's plane, at a vertex, or a zero-area triangle: the solid
+  // angle is 0 (atan2(0, den < 0) would say 2 pi).
+  if (num == 0.0) return 0.0;
   const double den = la * lb * lc + dot(a, b) * lc + dot(b, c) * la + dot(c, a) * lb;
   return 2.0 * std::atan2(num, den);
 }

@@ -94,6 +94,12 @@ SolidMask voxelise(const SceneGeometry& g, int nx, int ny, int nz, double spacin
         case ObstacleKind::Mesh: st.nodes = fill_mesh(m, r, o); break;
       }
     }
+    if (st.nodes == 0) {
+      std::ostringstream os;
+      os << o.label << " occupies no grid node at spacing " << spacing_m
+         << " m: it lies outside the room or is thinner than the spacing";
+      m.warnings.push_back(os.str());
+    }
     m.obstacles.push_back(st);
   }
   long long solid = 0;

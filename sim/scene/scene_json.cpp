@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "geometry/geometry.hpp"
 #include "scene/json_checks.hpp"
 
 namespace ws {
@@ -167,6 +168,8 @@ WaveScene parse_wave_scene(const json& j, const std::string& scene_dir) {
     }
   }
   s.scene_dir = scene_dir;
+  // Materials and obstacles (mesh files included) are checked now, so a bad file never replaces a good scene.
+  if (!s.geometry.empty()) geo::parse_geometry(s.geometry, s.scene_dir);
   // Derive once so that every error (stencil, Courant, positions) surfaces at load time.
   derive_grid(s);
   return s;

@@ -1,11 +1,12 @@
 // The CUDA backend of the sediment model: six device arrays (alpha, beta and
 // two each of h and s), a stream of its own, the h- and s-kernels from the
 // sediment registry (switchable between steps) and the ghost kernel.
+#include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 #include "core/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
-#include "cuda/device_info.hpp"
 #include "sediment/sediment_solver.hpp"
 
 namespace ws {
@@ -19,7 +20,7 @@ class CudaSedSolver final : public CudaSedimentSolver {
       : k_(pb.coeffs<T>()), dx_(pb.dx_m), dy_(pb.dy_m) {
     const SedimentLayout& from = pb.state.layout;
     L_ = make_sediment_layout(from.nx, from.ny, sizeof(T));
-    check_grid_fits(L_.nx, L_.ny, 1, (size_t)L_.total * 3, sizeof(T));  // six arrays = 3 x two grids
+    check_fits();
     alpha_ = upload(relayout<T>(pb.state.alpha, from, L_));
     beta_ = upload(relayout<T>(pb.state.beta, from, L_));
     for (int b = 0; b < 2; ++b) {
@@ -38,6 +39,8 @@ class CudaSedSolver final : public CudaSedimentSolver {
       throw std::invalid_argument("'" + sid + "' is not an s-kernel; allowed: s-baseline, s-opt1, s-opt2, s-opt3");
     set_kernel(hid, reg.at(hid).default_block);
     set_kernel(sid, reg.at(sid).default_block);
+    // The uploads and memsets above ran on the legacy stream, which our non-blocking stream does not wait for.
+    CUDA_CHECK(cudaDeviceSynchronize());
     write_state(pb.state.h, pb.state.s, 0);
   }
 
@@ -117,6 +120,22 @@ class CudaSedSolver final : public CudaSedimentSolver {
   size_t memory_bytes() const override { return 6 * L_.bytes(sizeof(T)) + q_.bytes(); }
 
  private:
+  // Six padded arrays (alpha, beta, two h, two s) must fit into free device memory.
+  void check_fits() const {
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return;  // the allocation itself will report
+    const double need = 6.0 * (double)L_.bytes(sizeof(T));
+    const double budget = 0.95 * (double)free_b - 64.0 * 1024 * 1024;
+    if (need <= budget) return;
+    const double scale = std::sqrt(budget / need);
+    std::ostringstream os;
+    os << "sediment grid " << L_.nx << "x" << L_.ny << " needs " << need / (1 << 30) << " GiB of GPU memory (six "
+       << 8 * sizeof(T) << "-bit arrays) but only " << budget / (1 << 30) << " GiB are free; the largest grid of this "
+       << "shape that fits is about " << (long long)(L_.nx * scale) << "x" << (long long)(L_.ny * scale)
+       << " (use float or a smaller grid)";
+    throw std::runtime_error(os.str());
+  }
+
   static DeviceBuffer<T> upload(const std::vector<T>& v) {
     DeviceBuffer<T> d(v.size());
     if (!v.empty()) CUDA_CHECK(cudaMemcpy(d.get(), v.data(), d.bytes(), cudaMemcpyHostToDevice));

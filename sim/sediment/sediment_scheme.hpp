@@ -45,7 +45,8 @@ struct SedimentCoeffs {
   T inv_2cs = 0, inv_2cm = 0;  // 1/(2 C_s), 1/(2 C_m): face means of alpha s / C_s, beta (1-s) / C_m
   T inv_cs = 0, inv_cm = 0;    // 1/C_s, 1/C_m
   T dt_dx2 = 0, dt_dy2 = 0;    // dt/dx^2, dt/dy^2 (h-equation)
-  T inv_2dx2 = 0, inv_2dy2 = 0;  // 1/(2 dx^2), 1/(2 dy^2) (s-equation: central h difference over 2 dx, one-sided s over dx)
+  // 1/(2 dx^2), 1/(2 dy^2): s-equation, central h difference over 2 dx times one-sided s over dx
+  T inv_2dx2 = 0, inv_2dy2 = 0;
   T dt_over_a = 0;             // dt / A
 };
 

@@ -58,13 +58,15 @@ MeshGeometry geometry(const SedimentFieldView& h, const SedimentFieldView& s, co
 }  // namespace
 
 SurfaceMeshDims surface_mesh_dims(int nx, int ny, int stride) {
-  if (stride < 1) throw std::invalid_argument("surface mesh stride = " + std::to_string(stride) + " is not allowed: >= 1");
+  if (stride < 1)
+    throw std::invalid_argument("surface mesh stride = " + std::to_string(stride) + " is not allowed: >= 1");
   if (nx < 2 || ny < 2) throw std::invalid_argument("surface mesh needs at least 2 x 2 cells");
   SurfaceMeshDims d;
   d.mx = (nx - 1) / stride + 1;
   d.my = (ny - 1) / stride + 1;
   if (d.mx < 2 || d.my < 2)
-    throw std::invalid_argument("surface mesh stride = " + std::to_string(stride) + " leaves fewer than 2 x 2 vertices");
+    throw std::invalid_argument("surface mesh stride = " + std::to_string(stride) +
+                                " leaves fewer than 2 x 2 vertices");
   d.vertices = (size_t)d.mx * d.my;
   d.floats = d.vertices * kSurfaceFloatsPerVertex;
   d.indices = (size_t)6 * (d.mx - 1) * (d.my - 1);

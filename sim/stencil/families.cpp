@@ -47,10 +47,10 @@ int parse_compact(const std::string& name) {
   if (R < 1) refuse(name, "R must be at least 1");
   if (!compact_radius_adds_shell(R))
     refuse(name, "R = " + std::to_string(R) + " adds no shell (no lattice point has |q|^2 = " + std::to_string(R) +
-                     "), valid R: " + valid_compact_radii());
+                     ", so it would repeat the previous compact stencil)");
   if (stencil_point_count(compact_shells(R)) > kMaxStencilPoints)
     refuse(name, "R = " + std::to_string(R) + " gives " + std::to_string(stencil_point_count(compact_shells(R))) +
-                     " points, more than " + std::to_string(kMaxStencilPoints) + "; valid R: " + valid_compact_radii());
+                     " points, more than " + std::to_string(kMaxStencilPoints));
   return R;
 }
 

@@ -127,3 +127,55 @@ void WaveModel::set_receiver_position(size_t index, const std::array<double, 3>&
 }
 
 }  // namespace ws
+
+namespace ws {
+
+void WaveModel::set_stencil(const std::string& name) {
+  if (name == grid_.stencil.name) return;
+  WaveScene next = scene_;
+  next.stencil = name;
+  // X = c T / lambda ties the grid to lambda, so a live switch keeps lambda (and with it the
+  // grid and node indices) and is refused when lambda exceeds the new stencil's limit.
+  next.courant = grid_.courant;
+  DerivedGrid g;
+  try {
+    g = derive_grid(next);
+  } catch (const SceneError& e) {
+    throw SceneError(std::string(e.what()) + " (the running grid has courant " + std::to_string(grid_.courant) +
+                     "; reload the scene with the new stencil to use its own limit)");
+  }
+  std::vector<double> uc, up;
+  solver_->read_state(uc, up);
+  const FieldLayout from = solver_->layout();
+  const long long step = solver_->step();
+  std::string kernel_id;
+  LaunchOptions opt;
+  const bool keep_kernel = cuda_ && cuda_->kernel().supports(g.stencil);
+  if (keep_kernel) {
+    kernel_id = cuda_->kernel().id;
+    opt = cuda_->launch_options();
+  }
+  auto pending = solver_->take_receiver_samples();
+  for (size_t r = 0; r < pending.size() && r < history_.size(); ++r)
+    history_[r].insert(history_[r].end(), pending[r].begin(), pending[r].end());
+  const WaveScene old_scene = scene_;
+  const DerivedGrid old_grid = grid_;
+  scene_ = next;
+  grid_ = g;
+  try {
+    solver_.reset();
+    cuda_ = nullptr;
+    build_solver(scene_.precision, kernel_id, keep_kernel ? &opt : nullptr);
+  } catch (...) {
+    scene_ = old_scene;
+    grid_ = old_grid;
+    build_solver(scene_.precision, "", nullptr);
+    const FieldLayout& to = solver_->layout();
+    solver_->write_state(relayout(uc, from, to), relayout(up, from, to), step);
+    throw;
+  }
+  const FieldLayout& to = solver_->layout();
+  solver_->write_state(relayout(uc, from, to), relayout(up, from, to), step);
+}
+
+}  // namespace ws

@@ -47,6 +47,11 @@ class WaveModel {
   // Live changes; each keeps the current field (and step) where it makes sense.
   void set_precision(Precision p);
   void set_kernel(const std::string& id, const LaunchOptions& options);
+  // Switches the stencil while running: the Courant number (and so X, T and the grid)
+  // stays, which the new stencil must allow (SceneError with its limit otherwise);
+  // halos are re-padded and the field copied.
+  // Keeps the current kernel when it runs the new stencil, else the registry's default.
+  void set_stencil(const std::string& name);
   void set_source_position(size_t index, const std::array<double, 3>& position_m);
   void set_receiver_position(size_t index, const std::array<double, 3>& position_m);
 

@@ -16,7 +16,7 @@ struct Rig {
   SpscRing<float> ring{1 << 16};
   OutputControls ctl;
   OutputMeters met;
-  OutputChain chain{1, kRate, 256};
+  OutputChain chain{1, kRate};
   size_t t = 0;  // sine phase counter on the producer side
   double now_s = 0.0;  // the stream clock
   void feed(size_t n, double f_hz = 440.0, double amp = 0.5) {
@@ -125,7 +125,7 @@ TEST(OutputChain, StereoKeepsChannelsApart) {
   SpscRing<float> ring(1 << 12);
   OutputControls ctl;
   OutputMeters met;
-  OutputChain chain(2, kRate, 64);
+  OutputChain chain(2, kRate);
   std::vector<float> x(2 * 2000);
   for (int i = 0; i < 2000; ++i) x[2 * i] = 0.5f * (float)std::sin(0.05 * i), x[2 * i + 1] = 0.0f;
   ring.write(x.data(), x.size());
@@ -135,7 +135,7 @@ TEST(OutputChain, StereoKeepsChannelsApart) {
   for (int i = 0; i < 1000; ++i) left = std::max(left, std::fabs(y[2 * i])), right = std::max(right, std::fabs(y[2 * i + 1]));
   EXPECT_GT(left, 0.3f);  // the gain glides up from 0 over the first ~20 ms
   EXPECT_EQ(right, 0.0f);
-  EXPECT_THROW(OutputChain(3, kRate, 64), std::invalid_argument);
+  EXPECT_THROW(OutputChain(3, kRate), std::invalid_argument);
 }
 
 TEST(OutputChain, ShortTailPlaysOnceTheProducerStops) {

@@ -1,6 +1,7 @@
 #pragma once
 // Every (registered kernel, test stencil, precision) combination the kernel runs.
 // Iterating the registry means a new variant is tested as soon as it registers.
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -44,5 +45,8 @@ inline std::string case_name(const KernelCase& c) {
     if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'))) ch = '_';
   return s;
 }
+
+// gtest prints parameters with this (instead of the struct's bytes).
+inline void PrintTo(const KernelCase& c, std::ostream* os) { *os << case_name(c); }
 
 }  // namespace ws::testing

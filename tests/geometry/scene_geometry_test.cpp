@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <set>
 
 #include "geometry/geometry.hpp"
 #include "geometry/materials.hpp"

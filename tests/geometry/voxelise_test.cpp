@@ -218,6 +218,29 @@ TEST(Voxelise, PerSurfaceMaterialsAndOrder) {
     EXPECT_NE(std::string(e.what()).find("inside an obstacle of material 'wood'"), std::string::npos) << e.what();
   }
   EXPECT_NO_THROW(geo::require_air(m, {2, 2, 50}, "receivers[0].position_m"));
+  EXPECT_TRUE(m.warnings.empty());
+  EXPECT_EQ(m.admittances().at(cloth - 1), 0.5);
+}
+
+TEST(Voxelise, ObstaclesThatMissTheGridAreReported) {
+  const geo::SceneGeometry g = geo::parse_geometry(
+      json{{"obstacles",
+            {{{"type", "box"}, {"min_m", {5, 5, 5}}, {"max_m", {6, 6, 6}}},                 // outside the room
+             {{"type", "box"}, {"min_m", {0.5, 0.5, 0.511}}, {"max_m", {0.8, 0.8, 0.516}}}}}}, // 5 mm thin
+      ".");
+  const geo::SolidMask m = geo::voxelise(g, kN, kN, kN, kX);
+  ASSERT_EQ(m.warnings.size(), 2u);
+  EXPECT_NE(m.warnings[0].find("obstacles[0] (box) occupies no grid node at spacing 0.02 m"), std::string::npos) << m.warnings[0];
+  EXPECT_EQ(m.solid_nodes, 0);
+}
+
+TEST(Voxelise, DegenerateTrianglesAddNoSolidAngle) {
+  const geo::Tri sliver{geo::Vec3{0, 0, 0}, geo::Vec3{1, 0, 0}, geo::Vec3{2, 0, 0}};
+  EXPECT_NEAR(geo::solid_angle(sliver, {0.5, 0.5, 0.3}), 0.0, 1e-12);  // never 2 pi
+  EXPECT_EQ(geo::solid_angle(sliver, {0.5, 0.0, 0.0}), 0.0);
+  const geo::Tri flat{geo::Vec3{0, 0, 0}, geo::Vec3{1, 0, 0}, geo::Vec3{0, 1, 0}};
+  EXPECT_EQ(geo::solid_angle(flat, {3, 3, 0}), 0.0);  // in the plane, outside
+  EXPECT_NEAR(geo::solid_angle(flat, {0.2, 0.2, -1e-9}), 2 * M_PI, 1e-6);  // just below, seeing its front
 }
 
 TEST(Voxelise, Grid200CubedWithTenThousandTrianglesInSeconds) {

@@ -44,9 +44,9 @@ RegionStats measure(const ws::render::PngImage& img) {
   return s;
 }
 
-std::string run_gui(int frames, int steps_per_frame, const std::string& png) {
+std::string run_gui(int frames, int steps_per_frame, const std::string& png, const std::string& extra_env = "") {
   std::filesystem::remove(png);
-  const std::string cmd = "WS_GUI_FRAMES=" + std::to_string(frames) + " WS_GUI_SCREENSHOT=" + png +
+  const std::string cmd = extra_env + " WS_GUI_FRAMES=" + std::to_string(frames) + " WS_GUI_SCREENSHOT=" + png +
                           " WS_GUI_STEPS_PER_FRAME=" + std::to_string(steps_per_frame) +
                           " xvfb-run -a -s '-screen 0 1400x880x24' " + WS_WAVESCOPE_BIN + " --scene " +
                           WS_SOURCE_DIR + "/assets/scenes/shoebox.json 2>&1";
@@ -86,6 +86,24 @@ TEST(GuiUnderXvfb, SlicesShowASpreadingWave) {
   EXPECT_GT(l.luma_stddev, 10.0);
   // Right after the source fired only the texels around it are coloured.
   EXPECT_GT(l.coloured, 4 * e.coloured + 1000);
+}
+
+// The loader refuses a bad scene with its message and the previous scene keeps running.
+TEST(GuiUnderXvfb, BadSceneKeepsThePreviousOne) {
+  if (std::system("command -v xvfb-run > /dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run is not installed (Debian: xvfb)";
+  const std::string bad = std::string(WS_BINARY_DIR) + "/tests/gui_bad_scene.json";
+  {
+    FILE* f = fopen(bad.c_str(), "w");
+    ASSERT_TRUE(f);
+    fputs("{\"model\": \"wave3d\", \"room_m\": [3, -4, 2]}", f);
+    fclose(f);
+  }
+  const std::string png = std::string(WS_BINARY_DIR) + "/tests/gui_bad_scene.png";
+  const std::string log = run_gui(6, 2, png, "WS_GUI_LOAD=" + bad);
+  EXPECT_NE(log.find("[exit status 0]"), std::string::npos) << log;
+  EXPECT_NE(log.find("could not load '" + bad + "'"), std::string::npos) << log;
+  EXPECT_NE(log.find("room_m"), std::string::npos) << "the message should name the key:\n" << log;
+  EXPECT_NE(log.find("scene 'shoebox room' at step 12"), std::string::npos) << log;
 }
 
 }  // namespace

@@ -48,7 +48,8 @@ TEST_P(SliceHost, GatherMatchesIndexing) {
   EXPECT_EQ(set.planes[2].width, 17);
 }
 
-INSTANTIATE_TEST_SUITE_P(Precisions, SliceHost, ::testing::Values(Precision::Float, Precision::Double));
+INSTANTIATE_TEST_SUITE_P(Precisions, SliceHost, ::testing::Values(Precision::Float, Precision::Double),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
 
 }  // namespace
 }  // namespace ws

@@ -89,15 +89,18 @@ TEST(Views, ThreeDAndTwoDShowBothSigns) {
     if (a != render::SliceAxis::YZ) EXPECT_GT(c2.blue, 50) << render::slice_name(a);  // YZ at i=20 misses the -lobe core
   }
 
-  // A 100x larger fixed range washes the picture out to the neutral centre.
+  // A 100x larger fixed range washes the picture out to the neutral centre
+  // (no colour bar here: it would count as colour).
+  render::ViewStyle no_bar;
+  no_bar.colour_bar = false;
   render::ColorScale wide;
   wide.automatic = false;
   wide.fixed_max = 100.0f;
-  views.draw_2d(target, render::SliceAxis::XY, tex, f.room, wide);
+  views.draw_2d(target, render::SliceAxis::XY, tex, f.room, wide, no_bar);
   EXPECT_LT(count_colours(target.read_rgba()).red, 20);
   // ... and the dB scale brings it back (-40 dB is still coloured with a 60 dB span).
   wide.decibels = true;
-  views.draw_2d(target, render::SliceAxis::XY, tex, f.room, wide);
+  views.draw_2d(target, render::SliceAxis::XY, tex, f.room, wide, no_bar);
   EXPECT_GT(count_colours(target.read_rgba()).red, 200);
 
   const std::string path = (std::filesystem::temp_directory_path() / "ws_views_test.png").string();

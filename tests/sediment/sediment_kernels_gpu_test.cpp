@@ -168,7 +168,8 @@ void check_kernel(const SedimentKernel& kk, int nx, int ny, BlockShape block) {
     const double tol = 64 * eps * (is_h ? h_scale(w, q) : s_scale(w, q));
     const double d = std::fabs((double)out[q] - ref[q]);
     if (!(d <= tol)) {  // NaN (cell not written) fails too
-      if (bad++ < 5) ADD_FAILURE() << "cell (" << i << ", " << j << "): gpu " << out[q] << " cpu " << ref[q] << " tol " << tol;
+      if (bad++ < 5)
+        ADD_FAILURE() << "cell (" << i << ", " << j << "): gpu " << out[q] << " cpu " << ref[q] << " tol " << tol;
     }
     worst = std::max(worst, d / tol);
   }

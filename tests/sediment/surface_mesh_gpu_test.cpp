@@ -34,6 +34,7 @@ TEST(SurfaceMeshGpu, KernelMatchesCpuVersion) {
       DeviceBuffer<float> dv(d.floats + 7);
       const std::vector<float> poison(d.floats + 7, NAN);
       CUDA_CHECK(cudaMemcpy(dv.get(), poison.data(), dv.bytes(), cudaMemcpyHostToDevice));
+      CUDA_CHECK(cudaDeviceSynchronize());  // the model's stream is non-blocking
       write_surface_vertices_device(gpu.view_h(), gpu.view_s(), spec, dv.get(), gpu.stream());
       gpu.synchronize();
       std::vector<float> got(d.floats + 7), want(d.floats, NAN);

@@ -60,3 +60,38 @@ TEST(Model, MovingAReceiverKeepsItsHistory) {
 
 }  // namespace
 }  // namespace ws
+
+namespace ws {
+namespace {
+
+TEST(Model, StencilSwitchKeepsTheRunGoing) {
+  WaveScene s = small_scene();
+  s.courant_fraction = 0.5;  // low enough for the larger stencils' limits
+  WaveModel m(s, BackendChoice::Cpu);
+  m.advance(20);
+  const double before = m.receiver_history()[0].back();
+  m.set_stencil("leggy:3");
+  EXPECT_EQ(m.solver().layout().halo, 3);
+  EXPECT_EQ(m.step(), 20);
+  std::vector<double> u, up;
+  m.solver().read_state(u, up);
+  const auto& L = m.solver().layout();
+  const GridIndex r = m.grid().receiver_nodes[0];
+  EXPECT_DOUBLE_EQ(u[L.index(r.i, r.j, r.k)], before);  // the field was carried over
+  m.advance(20);
+  EXPECT_EQ(m.receiver_history()[0].size(), 40u);
+}
+
+TEST(Model, StencilSwitchAboveItsLimitIsRefusedAndTheRunGoesOn) {
+  WaveScene s = small_scene();
+  s.stencil = "iwb";  // limit 1
+  WaveModel m(s, BackendChoice::Cpu);
+  m.advance(5);
+  EXPECT_THROW(m.set_stencil("7pt"), SceneError);  // 7pt allows only 1/sqrt(3)
+  EXPECT_EQ(m.grid().stencil.name, "iwb");
+  m.advance(5);
+  EXPECT_EQ(m.step(), 10);
+}
+
+}  // namespace
+}  // namespace ws

@@ -125,12 +125,10 @@ void upload_cube(const StepArgs<T>& a, int R, cudaStream_t stream) {
   std::lock_guard<std::mutex> lock(mutex);
   if (valid && k == key) return;
   const int D = 2 * R + 1;
-  cube.assign((size_t)D * D * D, T(0));
-  for (const auto& p : a.stencil->points) {
-    const bool centre = p.dx == 0 && p.dy == 0 && p.dz == 0;
-    T& c = cube[((size_t)(p.dz + R) * D + (p.dy + R)) * D + (p.dx + R)];
-    c = T((double)c + (centre ? 2.0 : 0.0) + a.lambda2 * p.w);
-  }
+  std::vector<double> acc((size_t)D * D * D, 0.0);
+  acc[((size_t)R * D + R) * D + R] = 2.0;  // the leapfrog's 2 u^n, present even if the stencil lists no centre
+  for (const auto& p : a.stencil->points) acc[((size_t)(p.dz + R) * D + (p.dy + R)) * D + (p.dx + R)] += a.lambda2 * p.w;
+  cube.assign(acc.begin(), acc.end());
   if constexpr (std::is_same_v<T, float>)
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_cube_f, cube.data(), cube.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
   else
@@ -177,9 +175,9 @@ void launch_compact_tiled(const StepArgs<T>& a, const LaunchOptions& o, cudaStre
 void register_compact_tiled_kernels(KernelRegistry& r) {
   KernelVariant v;
   v.id = "compact_tiled";
-  v.name = "2.5D ring of planes in shared memory, dense weight cube (compact/box stencils)";
+  v.name = "2.5D ring of planes in shared, weight cube";
   v.family = "hamilton";
-  v.stencils = "any stencil of radius 1..4 (compact:R, box:q1,q2,q3, 27-point schemes)";
+  v.stencils = "radius 1..4";
   v.supports = supports_compact_tiled;
   v.default_block = {32, 8, 1};
   v.block_uses_z = false;

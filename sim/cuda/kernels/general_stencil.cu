@@ -31,10 +31,12 @@ namespace {
 
 constexpr int kMaxPoints = 461;  // S_22, the largest compact-in-space stencil of the paper
 
-__constant__ int c_off_f[kMaxPoints];
-__constant__ float c_w_f[kMaxPoints];
-__constant__ int c_off_d[kMaxPoints];
-__constant__ double c_w_d[kMaxPoints];
+constexpr int kTableSize = kMaxPoints + 1;  // room for a centre entry a stencil may not list
+
+__constant__ int c_off_f[kTableSize];
+__constant__ float c_w_f[kTableSize];
+__constant__ int c_off_d[kTableSize];
+__constant__ double c_w_d[kTableSize];
 
 template <class T>
 __device__ __forceinline__ int table_offset(int n) {
@@ -63,6 +65,13 @@ __global__ void __launch_bounds__(1024) kernel_a(T* __restrict__ un, const T* __
 
 bool supports_general(const Stencil& s) { return s.size() >= 1 && s.size() <= kMaxPoints; }
 
+// Entries in the uploaded table of precision T (the stencil's points, plus a centre if it had none).
+template <class T>
+int& table_size() {
+  static int n = 0;
+  return n;
+}
+
 template <class T>
 void upload_tables(const StepArgs<T>& a, cudaStream_t stream) {
   static std::mutex mutex;
@@ -81,15 +90,20 @@ void upload_tables(const StepArgs<T>& a, cudaStream_t stream) {
   });
   off.clear();
   w.clear();
+  // The leapfrog's 2 u^n needs a centre entry even for a stencil listing no centre point.
+  if (std::none_of(pts.begin(), pts.end(), [](const StencilPoint& p) { return p.dx == 0 && p.dy == 0 && p.dz == 0; }))
+    pts.push_back({0, 0, 0, 0.0});
+  bool centre_done = false;
   for (const auto& pt : pts) {
     const int64_t o = (int64_t)pt.dz * L.plane + (int64_t)pt.dy * L.pitch + pt.dx;
     if (o > INT32_MAX || o < INT32_MIN)
       throw std::invalid_argument("KernelA: linear offset of point (" + std::to_string(pt.dx) + "," +
                                   std::to_string(pt.dy) + "," + std::to_string(pt.dz) +
                                   ") does not fit in 32 bits for this grid; use a smaller grid");
-    const bool centre = pt.dx == 0 && pt.dy == 0 && pt.dz == 0;
+    const bool first_centre = !centre_done && pt.dx == 0 && pt.dy == 0 && pt.dz == 0;
+    centre_done = centre_done || first_centre;
     off.push_back((int)o);
-    w.push_back(T((centre ? 2.0 : 0.0) + a.lambda2 * pt.w));
+    w.push_back(T((first_centre ? 2.0 : 0.0) + a.lambda2 * pt.w));
   }
   if constexpr (std::is_same_v<T, float>) {
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_off_f, off.data(), off.size() * sizeof(int), 0, cudaMemcpyHostToDevice, stream));
@@ -98,6 +112,7 @@ void upload_tables(const StepArgs<T>& a, cudaStream_t stream) {
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_off_d, off.data(), off.size() * sizeof(int), 0, cudaMemcpyHostToDevice, stream));
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_w_d, w.data(), w.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
   }
+  table_size<T>() = (int)off.size();
   key = k;
   valid = true;
 }
@@ -114,9 +129,9 @@ void launch_kernel_a(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t 
   const dim3 grid = big::grid3(big::cdiv(a.layout.nx, o.block.x), big::cdiv(a.layout.ny, o.block.y),
                                big::cdiv(a.layout.nz, o.block.z), "KernelA");
   if (o.readonly_cache)
-    kernel_a<T, true><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, a.layout, s.size());
+    kernel_a<T, true><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, a.layout, table_size<T>());
   else
-    kernel_a<T, false><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, a.layout, s.size());
+    kernel_a<T, false><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, a.layout, table_size<T>());
   CUDA_CHECK_LAUNCH();
 }
 
@@ -125,9 +140,9 @@ void launch_kernel_a(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t 
 void register_general_stencil_kernels(KernelRegistry& r) {
   KernelVariant v;
   v.id = "kernelA";
-  v.name = "KernelA: general stencil, tables in constant memory (Hamilton fig. 5)";
+  v.name = "KernelA: general, constant tables (fig. 5)";
   v.family = "hamilton";
-  v.stencils = "any stencil of up to 461 points";
+  v.stencils = "<= 461 points";
   v.supports = supports_general;
   v.default_block = {32, 4, 2};  // the paper's block
   v.block_uses_z = true;

@@ -124,9 +124,9 @@ void launch_pencils(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t s
 void register_pencil_kernels(KernelRegistry& r) {
   KernelVariant v;
   v.id = "pencils_leggy";
-  v.name = "Pencils: sPencils x pass + lPencils y/z passes, leggy M = 1..8";
+  v.name = "sPencils x + lPencils y,z passes (leggy)";
   v.family = "pencils";
-  v.stencils = "leggy:M, M = 1..8";
+  v.stencils = "leggy:1..8";
   v.supports = supports_leggy_1_to_8;
   v.default_block = {32, 8, 1};  // 32 columns (coalescing) x 8 threads, 8 points each along y/z
   v.block_uses_z = false;

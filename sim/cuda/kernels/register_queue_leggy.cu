@@ -25,10 +25,14 @@ namespace ws {
 
 namespace {
 
+// At most 512 threads per block; in float at least two such blocks per SM, which caps
+// the registers at 64 per thread (enough for M = 8 without spilling) so occupancy
+// never drops to one block. Double needs more (2M + 1 queue values of two registers
+// each) and gets them, at one 512-thread block per SM.
 constexpr int kMaxThreads = 512;
 
 template <class T, int M, bool RO>
-__global__ void __launch_bounds__(kMaxThreads) register_queue_kernel(T* __restrict__ un, const T* __restrict__ uc,
+__global__ void __launch_bounds__(kMaxThreads, sizeof(T) == 4 ? 2 : 1) register_queue_kernel(T* __restrict__ un, const T* __restrict__ uc,
                                                                     FieldLayout L, LeggyCoeffs<T> c, int z_planes) {
   T* tile = big::dyn_smem<T>();
   const int bx = blockDim.x, by = blockDim.y, tx = threadIdx.x, ty = threadIdx.y;
@@ -79,15 +83,22 @@ __global__ void __launch_bounds__(kMaxThreads) register_queue_kernel(T* __restri
     behind[m - 1] = ld<RO>(col - m * plane);
     front[m - 1] = ld<RO>(col + m * plane);
   }
-  const T* next = col + M * plane;  // the plane that entered the front queue last
+  // Software pipelining: a streaming kernel with one load per thread in flight is
+  // latency bound, not bandwidth bound. So the two streams every thread has (the plane
+  // entering the front queue and u^{n-1}) are fetched two planes ahead (pend_*, prev_*:
+  // a is needed next iteration, b the one after), and the halos one plane ahead, issued
+  // right after the tile is written so their latency overlaps the barrier and the
+  // arithmetic of the current plane.
+  const T* next = col + M * plane;  // the last plane requested for the front queue
   load_halos(base);
-  T prev_next = inside ? *out : T(0);
-  T pending = T(0);
+  T prev_a = inside ? *out : T(0);                                 // u^{n-1} at plane k0
+  T prev_b = (inside && k0 + 1 < k1) ? out[plane] : T(0);          // plane k0 + 1
+  T pend_a = T(0), pend_b = T(0);
+  if (k0 + 1 < k1) {
+    next += plane;
+    pend_a = ld<RO>(next);                                         // plane k0 + 1 + M
+  }
 
-  // Software pipelining: the global loads for plane k+1 (the new front value, u^{n-1}
-  // and the halos) are issued right after plane k's tile is written, so their latency
-  // overlaps the barrier and plane k's arithmetic; a streaming kernel with one load
-  // per thread in flight would be latency bound, not bandwidth bound.
   const int centre = (ty + M) * tw + tx + M;
   for (int k = k0; k < k1; ++k) {
     if (k > k0) {
@@ -97,9 +108,11 @@ __global__ void __launch_bounds__(kMaxThreads) register_queue_kernel(T* __restri
       cur = front[0];
 #pragma unroll
       for (int m = 0; m < M - 1; ++m) front[m] = front[m + 1];
-      front[M - 1] = pending;
+      front[M - 1] = pend_a;  // plane k + M
+      pend_a = pend_b;
     }
-    const T prev = prev_next;
+    const T prev = prev_a;
+    prev_a = prev_b;
     __syncthreads();  // the previous plane's reads of the tile are done
     tile[centre] = cur;
 #pragma unroll
@@ -113,12 +126,12 @@ __global__ void __launch_bounds__(kMaxThreads) register_queue_kernel(T* __restri
         tile[(ty + M) * tw + bx + M + tx + q * bx] = vxr[q];
       }
     }
-    if (k + 1 < k1) {  // prefetch plane k+1
+    if (k + 2 < k1) {  // two planes ahead
       next += plane;
-      pending = ld<RO>(next);
-      prev_next = inside ? out[plane] : T(0);
-      load_halos(base + plane);
+      pend_b = ld<RO>(next);  // plane k + 2 + M
+      prev_b = inside ? out[2 * plane] : T(0);
     }
+    if (k + 1 < k1) load_halos(base + plane);  // one plane ahead
     __syncthreads();
     if (inside) {
       T acc = c.c0 * cur - prev;
@@ -166,9 +179,9 @@ void launch_register_queue(const StepArgs<T>& a, const LaunchOptions& o, cudaStr
 void register_regqueue_leggy_kernels(KernelRegistry& r) {
   KernelVariant v;
   v.id = "regqueue_leggy";
-  v.name = "2.5D register queue + xy tile, leggy M = 1..8 (FDTD3d generalised)";
+  v.name = "2.5D register queue + xy tile (FDTD3d, any M)";
   v.family = "fdtd3d";
-  v.stencils = "leggy:M, M = 1..8";
+  v.stencils = "leggy:1..8";
   v.supports = supports_leggy_1_to_8;
   v.default_block = {32, 16, 1};  // FDTD3d's tile
   v.block_uses_z = false;
