@@ -19,6 +19,7 @@ struct WebbOptions {
   std::string variants;
   std::string cache = "on";
   int segments = 5;
+  std::string block;
   std::string json;
 };
 
@@ -36,6 +37,10 @@ int run_webb(const WebbOptions& o) {
     cfg.steps = o.steps;
     cfg.segments = o.segments;
     if (!o.variants.empty()) cfg.variants = bench::parse_id_list(o.variants);
+    if (!o.block.empty()) {
+      cfg.block = bench::parse_block(o.block);
+      cfg.override_block = true;
+    }
     bench::validate_webb_config(cfg);
   } catch (const std::exception& e) {
     std::cerr << "wavescope bench webb: " << e.what() << "\n";
@@ -84,6 +89,9 @@ void add_bench_webb(CLI::App& bench) {
   c->add_option("--segments", o->segments, "timed segments per variant (the median is reported)")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
+  c->add_option("--block", o->block,
+                "BX,BY[,BZ]: run every selected variant with this block instead of its default "
+                "(halo_threads: the block includes its rim)");
   c->add_option("--json", o->json, "also write one JSON record per variant to this file");
   c->callback([o] { exit_code() = run_webb(*o); });
 }

@@ -1,4 +1,5 @@
 // `wavescope kernels`: the registry as a table (or JSON).
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -40,11 +41,22 @@ void add_kernels_command(CLI::App& app) {
       std::cout << j.dump(2) << "\n";
       return;
     }
-    std::cout << std::left << std::setw(22) << "id" << std::setw(46) << "name" << std::setw(10) << "family"
-              << std::setw(14) << "stencils" << std::setw(14) << "precisions" << "default block\n";
-    for (const auto& v : all)
-      std::cout << std::setw(22) << v.id << std::setw(46) << v.name << std::setw(10) << v.family << std::setw(14)
-                << v.stencils << std::setw(14) << precisions(v) << block_text(v) << "\n";
+    // Column widths from the content, two spaces apart.
+    size_t w[5] = {2, 4, 6, 8, 10};
+    for (const auto& v : all) {
+      w[0] = std::max(w[0], v.id.size());
+      w[1] = std::max(w[1], v.name.size());
+      w[2] = std::max(w[2], v.family.size());
+      w[3] = std::max(w[3], v.stencils.size());
+      w[4] = std::max(w[4], precisions(v).size());
+    }
+    auto row = [&](const std::string& a, const std::string& b, const std::string& c, const std::string& d,
+                   const std::string& e, const std::string& f) {
+      std::cout << std::left << std::setw(w[0] + 2) << a << std::setw(w[1] + 2) << b << std::setw(w[2] + 2) << c
+                << std::setw(w[3] + 2) << d << std::setw(w[4] + 2) << e << f << "\n";
+    };
+    row("id", "name", "family", "stencils", "precisions", "default block");
+    for (const auto& v : all) row(v.id, v.name, v.family, v.stencils, precisions(v), block_text(v));
   });
 }
 

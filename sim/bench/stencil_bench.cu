@@ -41,14 +41,14 @@ std::string fmt(double v, int prec = 3) {
 
 // Seconds per step of one kernel on one stencil, median over `reps` timed runs of `steps` steps.
 template <class T>
-double seconds_per_step(const KernelVariant& v, const Stencil& st, const GridDims& d, T* a, T* b, size_t capacity,
-                        int steps, int reps, cudaStream_t stream) {
+double seconds_per_step(const KernelVariant& v, const BlockShape& block, const Stencil& st, const GridDims& d, T* a,
+                        T* b, size_t capacity, int steps, int reps, cudaStream_t stream) {
   const FieldLayout L = make_layout(d.nx, d.ny, d.nz, halo_for(st), sizeof(T));
   if ((size_t)L.total > capacity) throw std::logic_error("bench grid does not fit its buffers");
   LaunchFn<T> fn;
   if constexpr (std::is_same_v<T, float>) fn = v.launch_float;
   else fn = v.launch_double;
-  const LaunchOptions o{v.default_block, true};
+  const LaunchOptions o{block, true};
   const double lambda2 = std::pow(0.9 * st.courant_max, 2);
   T* cur = a;
   T* next = b;
@@ -91,6 +91,13 @@ void sweep_precision(const StencilBenchOptions& opt, const std::vector<BenchSten
       std::vector<const KernelVariant*> cands;
       if (si == 0 || opt.all_kernels || !best_kernel.count(st.name)) {
         cands = KernelRegistry::instance().supporting(st, prec);
+        if (!opt.kernels.empty())
+          cands.erase(std::remove_if(cands.begin(), cands.end(),
+                                     [&](const KernelVariant* v) {
+                                       return std::find(opt.kernels.begin(), opt.kernels.end(), v->id) ==
+                                              opt.kernels.end();
+                                     }),
+                      cands.end());
       } else if (const auto* v = KernelRegistry::instance().find(best_kernel[st.name])) {
         cands = {v};
       }
@@ -101,7 +108,10 @@ void sweep_precision(const StencilBenchOptions& opt, const std::vector<BenchSten
       std::vector<StencilBenchRow> rows;
       for (const KernelVariant* v : cands) {
         try {
-          const double sps = seconds_per_step<T>(*v, st, d, a.get(), b.get(), capacity, opt.steps, opt.reps, stream.get());
+          BlockShape block = v->default_block;
+          if (opt.block_x > 0) block = BlockShape{opt.block_x, opt.block_y, v->block_uses_z ? opt.block_z : 1};
+          const double sps =
+              seconds_per_step<T>(*v, block, st, d, a.get(), b.get(), capacity, opt.steps, opt.reps, stream.get());
           StencilBenchRow r;
           r.family = bs.family;
           r.stencil = st.name;
@@ -201,7 +211,19 @@ StencilBenchResult run_stencil_bench(const StencilBenchOptions& opt) {
   StencilBenchResult res;
   res.device = device_name();
   std::vector<BenchStencil> stencils;
-  for (const auto& fam : opt.families) {
+  for (const auto& name : opt.stencils) {
+    try {
+      Stencil st = make_stencil(name);
+      const char* fam = st.family == StencilFamily::Leggy ? "leggy"
+                        : st.family == StencilFamily::Compact ? "compact"
+                        : st.family == StencilFamily::Box ? "box"
+                                                          : "named27";
+      stencils.push_back({fam, std::move(st)});
+    } catch (const std::exception& e) {
+      res.notes.push_back("stencil " + name + " skipped: " + e.what());
+    }
+  }
+  for (const auto& fam : opt.stencils.empty() ? opt.families : std::vector<std::string>{}) {
     for (const auto& name : bench_stencil_names(fam, opt.per_family)) {
       try {
         stencils.push_back({fam, make_stencil(name)});

@@ -25,6 +25,9 @@ struct StencilBenchOptions {
   bool all_kernels = false;  // time every supporting kernel on every grid, not only the best
   bool quick = false;        // small fixed grid, fewer repetitions: a smoke run of the whole sweep
   double max_gpoints = 1.0;  // cap on the large grid's interior points (1e9): bounds the sweep's time
+  std::vector<std::string> stencils;  // explicit stencil names (instead of the families' first per_family)
+  std::vector<std::string> kernels;   // only these kernel ids (empty: every supporting kernel)
+  int block_x = 0, block_y = 0, block_z = 0;  // block override for every kernel (0: its default block)
   std::function<void(const std::string&)> log;  // progress lines (may be empty)
 };
 

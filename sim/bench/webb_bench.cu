@@ -62,7 +62,9 @@ WebbResult run_webb_bench(const WebbConfig& cfg, std::ostream& log) {
         if (!ro && !v->has_readonly_toggle) continue;
         log << "timing " << v->id << " (" << to_string(p) << ", read-only cache " << (ro ? "on" : "off") << "): "
             << segments << " x " << seg_steps << " steps\n" << std::flush;
-        solver->set_kernel(v->id, LaunchOptions{v->default_block, ro});
+        BlockShape block = cfg.override_block ? cfg.block : v->default_block;
+        if (!v->block_uses_z) block.z = 1;  // those kernels ignore block.z
+        solver->set_kernel(v->id, LaunchOptions{block, ro});
         solver->reset();
         solver->advance(kWarmupSteps);
         const TimingStats t = time_on_stream([&](cudaStream_t) { solver->advance((int)seg_steps); },
@@ -73,7 +75,7 @@ WebbResult run_webb_bench(const WebbConfig& cfg, std::ostream& log) {
         r.name = v->name;
         r.precision = p;
         r.readonly_cache = ro;
-        r.block = v->default_block;
+        r.block = block;
         r.steps_timed = seg_steps * segments;
         r.step_s = t.median_s / (double)seg_steps;
         r.step_min_s = t.min_s / (double)seg_steps;

@@ -29,6 +29,8 @@ struct WebbConfig {
   std::vector<std::string> variants;   // empty: every registered variant that runs the 7-point stencil
   std::vector<bool> readonly_modes{true};
   int segments = 5;                    // timed segments; the median segment gives the rate
+  bool override_block = false;         // run every variant with `block` instead of its default
+  BlockShape block;
 
   std::array<int, 3> interior() const {
     return {size_with_boundary[0] - 2, size_with_boundary[1] - 2, size_with_boundary[2] - 2};
@@ -60,6 +62,9 @@ struct WebbResult {
 // "NX,NY,NZ" with each value >= 3 (at least one interior point); throws
 // std::invalid_argument naming the value and what is allowed.
 std::array<int, 3> parse_size_with_boundary(const std::string& text);
+// "BX,BY" or "BX,BY,BZ": each side >= 1, at most 1024 threads; throws
+// std::invalid_argument naming the value and what is allowed.
+BlockShape parse_block(const std::string& text);
 // "a,b,c": non-empty ids, duplicates removed in order; throws on an empty item.
 std::vector<std::string> parse_id_list(const std::string& text);
 // Throws std::invalid_argument for a configuration that cannot run (unknown or

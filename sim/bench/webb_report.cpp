@@ -55,6 +55,25 @@ std::array<int, 3> parse_size_with_boundary(const std::string& text) {
   return n;
 }
 
+BlockShape parse_block(const std::string& text) {
+  const auto items = split_commas(text);
+  if (items.size() != 2 && items.size() != 3)
+    throw std::invalid_argument("--block '" + text + "': expected BX,BY or BX,BY,BZ");
+  int v[3] = {1, 1, 1};
+  for (size_t a = 0; a < items.size(); ++a) {
+    char* end = nullptr;
+    const long x = std::strtol(items[a].c_str(), &end, 10);
+    if (items[a].empty() || *end != '\0' || x < 1 || x > 1024)
+      throw std::invalid_argument("--block '" + text + "': '" + items[a] + "' is not allowed; each side is 1 to 1024");
+    v[a] = (int)x;
+  }
+  const BlockShape b{v[0], v[1], v[2]};
+  if (b.threads() > 1024)
+    throw std::invalid_argument("--block '" + text + "' has " + std::to_string(b.threads()) +
+                                " threads; at most 1024 are allowed");
+  return b;
+}
+
 std::vector<std::string> parse_id_list(const std::string& text) {
   std::vector<std::string> out;
   for (const auto& id : split_commas(text)) {

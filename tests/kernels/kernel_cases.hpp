@@ -56,7 +56,8 @@ inline std::vector<GridSize> test_sizes() {
 inline std::vector<BlockShape> alternate_blocks(const KernelVariant& v) {
   static const std::vector<std::string> ours = {"tiling3d",        "tiling3d_shared",      "tiling3d_ext_shared",
                                                 "slicing2d",       "slicing2d_shared",     "slicing2d_ext_shared",
-                                                "register_queue",  "zstream_cached",       "halo_threads"};
+                                                "register_queue",  "zstream_cached",       "halo_threads",
+                                                "zstream_vec"};
   bool mine = false;
   for (const auto& id : ours) mine = mine || id == v.id;
   if (!mine) return {};

@@ -32,6 +32,16 @@ TEST(WebbBenchConfig, ParsesSizes) {
     EXPECT_THROW(parse_size_with_boundary(bad), std::invalid_argument) << bad;
 }
 
+TEST(WebbBenchConfig, ParsesBlocks) {
+  const BlockShape b = parse_block("64,8");
+  EXPECT_EQ(b.x, 64);
+  EXPECT_EQ(b.y, 8);
+  EXPECT_EQ(b.z, 1);
+  EXPECT_EQ(parse_block("32,4,2").z, 2);
+  for (const char* bad : {"", "64", "0,8", "64,8,1,1", "64,32", "a,8", "2048,1"})
+    EXPECT_THROW(parse_block(bad), std::invalid_argument) << bad;
+}
+
 TEST(WebbBenchConfig, ParsesIdLists) {
   EXPECT_EQ(parse_id_list("tiling3d,register_queue,tiling3d"),
             (std::vector<std::string>{"tiling3d", "register_queue"}));

@@ -8,6 +8,7 @@ void register_webb_shared_kernels(KernelRegistry& r);     // webb_shared.cu
 void register_webb_slicing_kernels(KernelRegistry& r);    // webb_slicing.cu
 void register_fdtd3d_kernels(KernelRegistry& r);          // register_queue.cu
 void register_zstream_cached_kernels(KernelRegistry& r);  // zstream_cached.cu
+void register_zstream_vec_kernels(KernelRegistry& r);     // zstream_vec.cu
 void register_halo_threads_kernels(KernelRegistry& r);   // halo_threads.cu
 void register_bigstencil_kernels(KernelRegistry& r);     // bigstencil_families.cpp
 
@@ -16,6 +17,7 @@ void register_extra_kernel_families(KernelRegistry& r) {
   register_webb_slicing_kernels(r);
   register_fdtd3d_kernels(r);
   register_zstream_cached_kernels(r);
+  register_zstream_vec_kernels(r);
   register_halo_threads_kernels(r);
   register_bigstencil_kernels(r);
 }
