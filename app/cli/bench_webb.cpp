@@ -20,6 +20,7 @@ struct WebbOptions {
   std::string cache = "on";
   int segments = 5;
   std::string block;
+  std::string walls = "fixed";
   std::string json;
 };
 
@@ -36,6 +37,7 @@ int run_webb(const WebbOptions& o) {
     if (o.cache == "off" || o.cache == "both") cfg.readonly_modes.push_back(false);
     cfg.steps = o.steps;
     cfg.segments = o.segments;
+    cfg.walls = o.walls;
     if (!o.variants.empty()) cfg.variants = bench::parse_id_list(o.variants);
     if (!o.block.empty()) {
       cfg.block = bench::parse_block(o.block);
@@ -92,6 +94,10 @@ void add_bench_webb(CLI::App& bench) {
   c->add_option("--block", o->block,
                 "BX,BY[,BZ]: run every selected variant with this block instead of its default "
                 "(halo_threads: the block includes its rim)");
+  c->add_option("--walls", o->walls,
+                "fixed (Webb's) or absorbing (all six walls locally reacting: measures the cost of the boundary nodes)")
+      ->check(CLI::IsMember({"fixed", "absorbing"}))
+      ->capture_default_str();
   c->add_option("--json", o->json, "also write one JSON record per variant to this file");
   c->callback([o] { exit_code() = run_webb(*o); });
 }

@@ -33,6 +33,11 @@ std::unique_ptr<CudaWaveSolver> make_webb_solver(const WebbConfig& cfg, Precisio
   sig.width_s = 0.5e-3;
   solver->set_sources({{src, sig}});
   solver->set_receivers({rec});
+  if (cfg.walls == "absorbing") {
+    BoxWalls w;
+    w.fill(WallCondition::with_admittance(0.2));
+    solver->set_boundary(make_boundary_plan(solver->layout(), w, {}, st.courant_max));
+  }
   return solver;
 }
 

@@ -134,7 +134,10 @@ void print_webb_table(const WebbResult& r, std::ostream& out) {
       << c.size_with_boundary[0] << " x " << c.size_with_boundary[1] << " x " << c.size_with_boundary[2]
       << " points including the one-point fixed boundary (interior " << n[0] << " x " << n[1] << " x " << n[2]
       << " = " << (long long)n[0] * n[1] * n[2] << " points updated per step)\n"
-      << "raised-cosine soft source, fixed boundaries, Courant limit lambda = 1/sqrt(3), 44,100 steps; ";
+      << "raised-cosine soft source, "
+      << (c.walls == "fixed" ? std::string("fixed boundaries")
+                             : std::string("absorbing walls (admittance 0.2: boundary-node kernels run every step)"))
+      << ", Courant limit lambda = 1/sqrt(3), 44,100 steps; ";
   if (extrapolated)
     out << "times EXTRAPOLATED to 44,100 steps from " << timed << " timed steps (median of " << c.segments
         << " segments)\n";
@@ -188,6 +191,7 @@ std::vector<BenchRecord> webb_records(const WebbResult& r) {
     b.device = r.device;
     const KernelVariant* v = KernelRegistry::instance().find(row.id);
     b.extra = {{"name", row.name},
+               {"walls", r.config.walls},
                {"readonly_cache", row.readonly_cache},
                {"block", block_text(row.block, v ? v->block_uses_z : true)},
                {"steps_timed", row.steps_timed},
