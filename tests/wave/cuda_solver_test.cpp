@@ -73,3 +73,22 @@ TEST(CudaSolver, UnknownKernelListsTheValidOnes) {
 
 }  // namespace
 }  // namespace ws
+
+namespace ws {
+namespace {
+
+TEST(CudaSolver, GridLargerThanMemoryNamesTheLargestThatFits) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  try {
+    make_cuda_solver(Precision::Double, st, 6000, 6000, 6000, st.courant_max, 1.0 / 8000);
+    FAIL() << "a 6000^3 double grid cannot fit";
+  } catch (const std::runtime_error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("largest grid of this shape that fits"), std::string::npos) << m;
+    EXPECT_NE(m.find("6000x6000x6000"), std::string::npos) << m;
+  }
+}
+
+}  // namespace
+}  // namespace ws
