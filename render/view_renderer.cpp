@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "bitmap_font.hpp"
+#include "obstacle_mesh.hpp"
 #include "shader_library.hpp"
 
 namespace ws::render {
@@ -195,7 +196,8 @@ void ViewRenderer::draw_colour_bar(const RenderTarget& t, const ColorScale& scal
 }
 
 void ViewRenderer::draw_3d(RenderTarget& target, const OrbitCamera& camera, const SliceTextures& slices,
-                           const RoomGeometry& room, const ColorScale& scale, const ViewStyle& style) {
+                           const RoomGeometry& room, const ColorScale& scale, const ViewStyle& style,
+                           const ObstacleMesh* obstacles) {
   target.bind();
   glClearColor(style.background.r, style.background.g, style.background.b, style.background.a);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -221,6 +223,7 @@ void ViewRenderer::draw_3d(RenderTarget& target, const OrbitCamera& camera, cons
   }
   draw_lines(mvp, outlines, style.outline_colour);
   draw_lines(mvp, box_edges(room.extent_m), style.box_colour);
+  if (obstacles) obstacles->draw(mvp, style.obstacle_alpha, room.extent_m);
   // Markers stay visible through the slices: no depth test.
   glDisable(GL_DEPTH_TEST);
   draw_markers(mvp, room.markers, style.marker_px);

@@ -1,8 +1,8 @@
 #pragma once
 // The two views, drawn into render targets with GL only:
 //  - draw_3d: the three slices inside the room's wireframe box, slice
-//    outlines, source and receiver markers, and the colour bar, seen by an
-//    orbit camera;
+//    outlines, the obstacles (when given), source and receiver markers, and
+//    the colour bar, seen by an orbit camera;
 //  - draw_2d: one slice filling the target with its aspect kept, the markers
 //    projected onto it, and the colour bar.
 // The same calls serve the GUI window, `wavescope render` and the tests.
@@ -23,7 +23,10 @@ struct ViewStyle {
   float marker_px = 11.0f;
   bool colour_bar = true;
   bool colour_bar_labels = true;  // the range's numbers beside the bar
+  float obstacle_alpha = 0.45f;   // obstacles are see-through so the slices behind stay visible
 };
+
+class ObstacleMesh;  // obstacle_mesh.hpp
 
 // A pixel rectangle in a target, origin top-left (as windows and ImGui count).
 struct PixelRect {
@@ -34,8 +37,10 @@ class ViewRenderer {
  public:
   ViewRenderer();  // compiles the programs; a GL 4.3 context must be current
 
+  // obstacles (optional): the scene's obstacle surfaces, drawn over the slices, under the markers.
   void draw_3d(RenderTarget& target, const OrbitCamera& camera, const SliceTextures& slices,
-               const RoomGeometry& room, const ColorScale& scale, const ViewStyle& style = {});
+               const RoomGeometry& room, const ColorScale& scale, const ViewStyle& style = {},
+               const ObstacleMesh* obstacles = nullptr);
   // Returns where the slice image landed in the target (for hovering).
   PixelRect draw_2d(RenderTarget& target, SliceAxis axis, const SliceTextures& slices, const RoomGeometry& room,
                     const ColorScale& scale, const ViewStyle& style = {});

@@ -28,6 +28,7 @@ struct StencilBenchCli {
   bool all_kernels = false;
   double max_gpoints = 1.0;
   std::string csv, json, png;
+  std::string stencils, kernels, block;
 };
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -57,6 +58,23 @@ int run(const StencilBenchCli& o) {
     if (o.per_family < 1) throw std::invalid_argument("--per-family must be >= 1");
     if (o.steps < 1 || o.reps < 1) throw std::invalid_argument("--steps and --reps must be >= 1");
     if (!(o.max_gpoints > 0)) throw std::invalid_argument("--max-gpoints must be > 0");
+    {  // ';' separates stencil names (box names contain commas)
+      std::stringstream ss(o.stencils);
+      std::string item;
+      while (std::getline(ss, item, ';'))
+        if (!item.empty()) opt.stencils.push_back(item);
+    }
+    opt.kernels = split_list(o.kernels);
+    if (!o.block.empty()) {
+      int v[3] = {0, 0, 1};
+      char x1 = 0, x2 = 0;
+      std::istringstream bs(o.block);
+      bs >> v[0] >> x1 >> v[1];
+      if (bs && !bs.eof() && bs.peek() == 'x') bs >> x2 >> v[2];
+      if (!bs || x1 != 'x' || !bs.eof() || v[0] < 1 || v[1] < 1 || v[2] < 1)
+        throw std::invalid_argument("--block: '" + o.block + "' is not XxY or XxYxZ with positive whole numbers");
+      opt.block_x = v[0], opt.block_y = v[1], opt.block_z = v[2];
+    }
   } catch (const std::exception& e) {
     std::cerr << "wavescope bench stencils: " << e.what() << "\n";
     return 2;
@@ -131,6 +149,9 @@ void add_bench_stencils(CLI::App& bench) {
       ->capture_default_str();
   c->add_flag("--quick", o->quick, "small fixed grids (256x192x160, 320x256x224), <= 2 steps x 3 reps");
   c->add_flag("--all-kernels", o->all_kernels, "time every supporting kernel on every grid, not only the best");
+  c->add_option("--stencils", o->stencils, "semicolon list of stencil names to time instead of the families' first ones, e.g. 'leggy:4;box:2,2,2'");
+  c->add_option("--kernels", o->kernels, "comma list of kernel ids to time (default: every supporting kernel)");
+  c->add_option("--block", o->block, "XxY or XxYxZ: the block of every kernel instead of its default (tuning)");
   c->add_option("--csv", o->csv, "write every measurement as CSV");
   c->add_option("--json", o->json, "write every measurement as JSON (BenchRecord list)");
   c->add_option("--png", o->png, "write the CTPN-vs-points plot (the last grid of --sizes) as PNG");

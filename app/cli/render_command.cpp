@@ -1,6 +1,8 @@
 // `wavescope render`: the GUI's views drawn offscreen through EGL's device
 // platform (no window, no X server), with CUDA-GL interop when the solver runs
-// on CUDA and the EGL device is the same GPU, written as PNG frames.
+// on CUDA and the EGL device is the same GPU, written as PNG frames. Wave
+// scenes draw the slices (and the obstacles); sediment scenes ("model":
+// "sediment2d") draw the height surface (render_sediment.cpp).
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -9,8 +11,10 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/render_options.hpp"
 #include "color_scale.hpp"
 #include "egl_context.hpp"
+#include "obstacle_mesh.hpp"
 #include "png_writer.hpp"
 #include "room_geometry.hpp"
 #include "scene/scene_json.hpp"
@@ -21,27 +25,6 @@
 namespace ws::cli {
 
 namespace {
-
-struct RenderOptions {
-  std::string scene;
-  long long steps = -1;
-  double seconds = -1.0;
-  std::string png;
-  int frames = 0;
-  long long every = 10;
-  std::string out_dir = "frames";
-  std::string view = "3d";
-  std::string slice = "xy";
-  std::vector<int> size{960, 720};
-  std::vector<double> slice_m;  // x, y, z of the slice planes in metres
-  double range = 0.0;           // fixed colour range; 0: automatic
-  bool db = false;
-  double db_span = 60.0;
-  std::string backend = "auto";
-  std::string kernel;
-  std::string precision;
-  bool no_interop = false;
-};
 
 struct BadInput : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -64,10 +47,11 @@ struct OffscreenViews {
 
 // Draws the requested view(s) and returns RGBA rows, top first (split: 3-D | 2-D side by side).
 std::vector<uint8_t> draw_frame(OffscreenViews& v, const RenderOptions& o, const render::SliceTextures& slices,
-                                const render::RoomGeometry& room, const render::ColorScale& scale, int& width) {
+                                const render::RoomGeometry& room, const render::ColorScale& scale,
+                                const render::ObstacleMesh* obstacles, int& width) {
   const render::SliceAxis axis = parse_axis(o.slice);
   if (o.view == "3d") {
-    v.renderer.draw_3d(v.left, v.camera, slices, room, scale);
+    v.renderer.draw_3d(v.left, v.camera, slices, room, scale, {}, obstacles);
     width = v.left.width();
     return v.left.read_rgba();
   }
@@ -76,7 +60,7 @@ std::vector<uint8_t> draw_frame(OffscreenViews& v, const RenderOptions& o, const
     width = v.left.width();
     return v.left.read_rgba();
   }
-  v.renderer.draw_3d(v.left, v.camera, slices, room, scale);
+  v.renderer.draw_3d(v.left, v.camera, slices, room, scale, {}, obstacles);
   v.renderer.draw_2d(v.right, axis, slices, room, scale);
   const auto a = v.left.read_rgba(), b = v.right.read_rgba();
   const int w = v.left.width(), h = v.left.height();
@@ -89,14 +73,16 @@ std::vector<uint8_t> draw_frame(OffscreenViews& v, const RenderOptions& o, const
   return out;
 }
 
-std::string frame_path(const RenderOptions& o, int f) {
-  std::ostringstream os;
-  os << o.out_dir << "/frame_" << std::setw(4) << std::setfill('0') << f << ".png";
-  return os.str();
-}
-
 int run(const RenderOptions& o) {
   // Input first, so bad input is refused before any GL or CUDA work.
+  std::string model_name;
+  try {
+    model_name = scene_model(load_json_file(o.scene));
+  } catch (const std::exception& e) {
+    std::cerr << "wavescope render: " << e.what() << "\n";
+    return 2;
+  }
+  if (model_name == "sediment2d") return run_sediment_render(o);
   WaveScene scene;
   try {
     scene = load_wave_scene(o.scene);
@@ -106,16 +92,8 @@ int run(const RenderOptions& o) {
     std::cerr << "wavescope render: " << e.what() << "\n";
     return 2;
   }
-  if (o.png.empty() && o.frames <= 0) {
-    std::cerr << "wavescope render: give --png FILE for one frame or --frames K [--every S] --out-dir DIR\n";
-    return 2;
-  }
-  if (!o.png.empty() && o.frames > 0) {
-    std::cerr << "wavescope render: --png and --frames exclude each other\n";
-    return 2;
-  }
-  if (o.size.size() != 2 || o.size[0] < 16 || o.size[1] < 16 || o.size[0] > 8192 || o.size[1] > 8192) {
-    std::cerr << "wavescope render: --size must be W,H with each in [16, 8192]\n";
+  if (const std::string bad = check_output_options(o); !bad.empty()) {
+    std::cerr << "wavescope render: " << bad << "\n";
     return 2;
   }
   if (!o.slice_m.empty() && o.slice_m.size() != 3) {
@@ -125,6 +103,9 @@ int run(const RenderOptions& o) {
   std::unique_ptr<WaveModel> model;
   try {
     model = std::make_unique<WaveModel>(scene, parse_backend(o.backend), o.kernel);
+  } catch (const SceneError& e) {  // e.g. a source inside an obstacle
+    std::cerr << "wavescope render: " << e.what() << "\n";
+    return 2;
   } catch (const std::invalid_argument& e) {
     std::cerr << "wavescope render: " << e.what() << "\n";
     return 2;
@@ -162,6 +143,13 @@ int run(const RenderOptions& o) {
   std::cout << "interop: " << (interop ? "yes" : "no") << (interop ? "" : " (" + slices->interop_note() + ")")
             << "\nslice upload: " << render::to_string(slices->mode()) << std::endl;
 
+  // The obstacles as the GUI draws them: see-through, a colour per material.
+  const render::SceneObstacles obstacles = render::scene_obstacles(model->scene());
+  std::unique_ptr<render::ObstacleMesh> obstacle_mesh;
+  if (!obstacles.triangles.empty() && !o.hide_obstacles) obstacle_mesh = std::make_unique<render::ObstacleMesh>(obstacles.triangles);
+  std::cout << "obstacles: " << obstacles.obstacle_count << " (" << obstacles.triangles.size() << " triangles)\n";
+  for (const auto& w : obstacles.warnings) std::cout << "geometry warning: " << w << "\n";
+
   OffscreenViews views(o.size[0], o.size[1]);
   views.camera.reset(room.extent_m);
   render::ColorScale scale;
@@ -180,8 +168,8 @@ int run(const RenderOptions& o) {
       slices->update(model->solver().current_field(), pos, stream);
       scale.observe(slices->max_abs());
       int width = 0;
-      const auto rgba = draw_frame(views, o, *slices, room, scale, width);
-      const std::string path = o.frames > 0 ? frame_path(o, f) : o.png;
+      const auto rgba = draw_frame(views, o, *slices, room, scale, obstacle_mesh.get(), width);
+      const std::string path = o.frames > 0 ? render_frame_path(o, f) : o.png;
       std::ostringstream range, t;
       range << scale.range_max();
       t << model->time_s();
@@ -203,10 +191,26 @@ int run(const RenderOptions& o) {
 
 }  // namespace
 
+std::string check_output_options(const RenderOptions& o) {
+  if (o.png.empty() && o.frames <= 0) return "give --png FILE for one frame or --frames K [--every S] --out-dir DIR";
+  if (!o.png.empty() && o.frames > 0) return "--png and --frames exclude each other";
+  if (o.size.size() != 2 || o.size[0] < 16 || o.size[1] < 16 || o.size[0] > 8192 || o.size[1] > 8192)
+    return "--size must be W,H with each in [16, 8192]";
+  return "";
+}
+
+std::string render_frame_path(const RenderOptions& o, int f) {
+  std::ostringstream os;
+  os << o.out_dir << "/frame_" << std::setw(4) << std::setfill('0') << f << ".png";
+  return os.str();
+}
+
 void add_render_command(CLI::App& app) {
   auto o = std::make_shared<RenderOptions>();
   CLI::App* c = app.add_subcommand(
-      "render", "draw the slice views offscreen through EGL (no X server needed) and write PNG frames");
+      "render",
+      "draw the views offscreen through EGL (no X server needed) and write PNG frames: the slices (and "
+      "obstacles) of a wave scene, the height surface of a sediment scene");
   c->add_option("--scene", o->scene, "scene file (JSON)")->required();
   c->add_option("--steps", o->steps, "time steps before the (first) frame")->check(CLI::NonNegativeNumber);
   c->add_option("--seconds", o->seconds, "simulated time before the (first) frame")->check(CLI::NonNegativeNumber);
@@ -226,10 +230,15 @@ void add_render_command(CLI::App& app) {
   c->add_flag("--db", o->db, "colour by level in decibels below the range");
   c->add_option("--db-span", o->db_span, "decibels shown below the range")->check(CLI::PositiveNumber);
   c->add_option("--backend", o->backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-  c->add_option("--kernel", o->kernel, "CUDA kernel variant id (see `wavescope kernels`)");
+  c->add_option("--kernel", o->kernel,
+                "CUDA kernel variant id (see `wavescope kernels`); sediment scenes: h- and/or s-kernel ids, comma "
+                "separated (e.g. h-opt2,s-opt3)");
   c->add_option("--precision", o->precision, "override the scene: float or double")
       ->check(CLI::IsMember({"float", "double"}));
-  c->add_flag("--no-interop", o->no_interop, "copy slices through the host even when interop works");
+  c->add_flag("--no-interop", o->no_interop, "copy slices (or the height surface) through the host even when interop works");
+  c->add_flag("--hide-obstacles", o->hide_obstacles, "wave scenes: leave the obstacles out of the 3-D view");
+  c->add_option("--exaggeration", o->exaggeration, "sediment scenes: vertical exaggeration of h (default: automatic)")
+      ->check(CLI::NonNegativeNumber);
   c->callback([o] {
     try {
       if (o->frames > 0) std::filesystem::create_directories(o->out_dir);

@@ -2,9 +2,18 @@
 // (the audio panel, other models' controls): one push_back per section, see
 // panel.hpp. The built-in sections are listed in panel_sections.cpp.
 #include "gui/panel.hpp"
+#include "gui/panels/audio_panel.hpp"
 
 namespace ws::gui {
 
-void register_extra_panel_sections(std::vector<PanelSection>& sections) { (void)sections; }
+void register_extra_panel_sections(std::vector<PanelSection>& sections,
+                                   const std::shared_ptr<audio::AudioSession>& audio) {
+  // Audio listens to the wave model's receivers; the sediment model has none.
+  if (audio) {
+    PanelSection a = make_audio_section(audio);
+    a.model = ModelKind::Wave;
+    sections.push_back(std::move(a));
+  }
+}
 
 }  // namespace ws::gui

@@ -5,6 +5,7 @@
 // (frame_step.cpp), so a kernel or precision switch lands between two advances.
 #include <array>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -13,11 +14,18 @@
 
 #include "color_scale.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "gui/model_view.hpp"
 #include "gui/session.hpp"
 #include "orbit_camera.hpp"
 #include "picking.hpp"
 
+namespace ws::audio {
+class AudioSession;
+}
+
 namespace ws::gui {
+
+struct GuiContext;
 
 struct RunControls {
   bool running = true;
@@ -34,7 +42,11 @@ struct PendingChanges {
   std::optional<std::string> load_scene;
   std::optional<Precision> precision;
   std::optional<std::pair<std::string, LaunchOptions>> kernel;
+  std::optional<std::string> stencil;  // WaveModel::set_stencil
   std::vector<std::pair<size_t, std::array<double, 3>>> source_moves, receiver_moves;
+  // Other model-specific changes (the sediment kernels, ...); each looks the
+  // model up through the context when it runs, and a throw lands in action_error.
+  std::vector<std::function<void(GuiContext&)>> actions;
 };
 
 // A ring of recent values for the history plots, plus an exponential moving
@@ -52,7 +64,7 @@ struct History {
 };
 
 struct Timing {
-  History frame_ms, steps_per_s, gpoints_per_s, achieved_gbs;
+  History frame_ms, steps_per_s, gpoints_per_s, achieved_gbs, gflops;
   double last_frame_s = 0.0;
 };
 
@@ -63,11 +75,16 @@ struct HoverInfo {
 };
 
 struct GuiContext {
-  std::unique_ptr<Session> session;
+  // The running model. `session` points into it while the wave model runs
+  // (the wave panels use it and model()), and is null for the sediment model.
+  std::unique_ptr<ModelView> view;
+  Session* session = nullptr;
+  std::shared_ptr<audio::AudioSession> audio;  // never null in the GUI; a missing device shows in its status
   BackendChoice backend = BackendChoice::Auto;
   std::string scene_path_input;  // the loader's text box
   std::string scene_error;       // the last load error (the previous scene keeps running)
   std::string action_error;      // the last rejected change (bad position, bad block size, ...)
+  std::string stencil_error;     // the last refused stencil switch (shown under the selector)
   std::string blowup;            // set when the run blew up and paused
 
   RunControls run;
@@ -76,6 +93,8 @@ struct GuiContext {
   render::SliceAxis view_2d = render::SliceAxis::XY;
   render::ColorScale scale;
   render::OrbitCamera camera;
+  bool show_obstacles = true;
+  float obstacle_alpha = 0.45f;
   Timing timing;
   HoverInfo hover;
   // Last measured Gpoints/s of every kernel variant run this session, keyed
@@ -83,6 +102,7 @@ struct GuiContext {
   std::map<std::string, double> variant_gpoints;
   bool quit = false;
 
+  // The wave model; only for wave-model code (its sections are drawn only while it runs).
   WaveModel& model() { return session->model(); }
 };
 

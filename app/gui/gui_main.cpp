@@ -9,7 +9,13 @@
 //   WS_GUI_SCREENSHOT=FILE   after the last frame, save the window as PNG
 //   WS_GUI_STEPS_PER_FRAME=K fixed K steps per frame (default 4)
 //   WS_GUI_LOAD=FILE         ask the scene loader for FILE after the first frame
-//                            (as the Load button does; tests the error path)
+//                            (as the Load button does; tests the error path and
+//                            the switch between the wave and sediment models)
+//   WS_GUI_STENCIL=NAME      ask for a stencil switch after the first frame (as
+//                            the kernel section's selector does)
+//   WS_GUI_OPEN=T1,T2        open exactly these panel sections (by title) at start
+//   WS_GUI_AUDIO=open        open the default audio output at start (as the
+//                            audio panel's Open button does)
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <glad/gl.h>
@@ -26,6 +32,7 @@
 #include "gui/input.hpp"
 #include "gui/panel.hpp"
 #include "gui/views.hpp"
+#include "playback/audio_session.hpp"
 #include "png_writer.hpp"
 #include "render_target.hpp"
 
@@ -38,6 +45,7 @@ struct Script {
   std::string screenshot;
   int steps_per_frame = 0;
   std::string load;
+  std::string stencil;
 };
 
 Script script_from_env() {
@@ -46,6 +54,7 @@ Script script_from_env() {
   if (const char* p = std::getenv("WS_GUI_SCREENSHOT")) s.screenshot = p;
   if (const char* k = std::getenv("WS_GUI_STEPS_PER_FRAME")) s.steps_per_frame = std::atoi(k);
   if (const char* l = std::getenv("WS_GUI_LOAD")) s.load = l;
+  if (const char* n = std::getenv("WS_GUI_STENCIL")) s.stencil = n;
   return s;
 }
 
@@ -108,21 +117,22 @@ int run_gui(const std::string& scene_path, const std::string& backend) {
   std::cerr << "wavescope: GL_RENDERER " << (const char*)glGetString(GL_RENDERER) << "\n";
   gui::GuiContext ctx;
   ctx.backend = choice;
-  try {
-    ctx.session = std::make_unique<gui::Session>(scene_path, ctx.backend);
-  } catch (const std::exception& e) {
-    std::cerr << "wavescope: cannot load scene '" << scene_path << "': " << e.what() << "\n";
+  if (!gui::load_scene(ctx, scene_path)) {
+    std::cerr << "wavescope: " << ctx.scene_error << "\n";
     return 2;
   }
-  ctx.scene_path_input = scene_path;
-  const auto& g = ctx.model().grid();
-  ctx.slice_pos = {g.nx / 2, g.ny / 2, g.nz / 2};
-  ctx.camera.reset(ctx.session->room().extent_m);
   if (script.steps_per_frame > 0) ctx.run.steps_per_frame = script.steps_per_frame;
-  std::cerr << "wavescope: " << ctx.model().backend_note() << "; slices: "
-            << render::to_string(ctx.session->slices().mode()) << "\n";
+  std::cerr << "wavescope: " << gui::to_string(ctx.view->kind()) << " model, " << ctx.view->backend_note() << "\n";
+  // Audio never stops the picture: without a device the panel shows why.
+  ctx.audio = std::make_shared<audio::AudioSession>();
+  if (const char* a = std::getenv("WS_GUI_AUDIO"); a && std::string(a) == "open") ctx.audio->open({});
+  std::cerr << "wavescope: audio: " << ctx.audio->status() << "\n";
 
-  const std::vector<gui::PanelSection> sections = gui::make_panel_sections();
+  std::vector<gui::PanelSection> sections = gui::make_panel_sections(ctx.audio);
+  if (const char* open = std::getenv("WS_GUI_OPEN")) {
+    const std::string list = std::string(",") + open + ",";
+    for (auto& sec : sections) sec.default_open = list.find("," + sec.title + ",") != std::string::npos;
+  }
   gui::WindowViews views;
   long long frame = 0;
   auto last = std::chrono::steady_clock::now();
@@ -153,16 +163,24 @@ int run_gui(const std::string& scene_path, const std::string& backend) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     ++frame;
     if (frame == 1 && !script.load.empty()) ctx.pending.load_scene = script.load;
+    if (frame == 1 && !script.stencil.empty()) ctx.pending.stencil = script.stencil;
     if (script.frames >= 0 && frame >= script.frames) {
       if (!ctx.scene_error.empty()) std::cerr << "wavescope: scene loader: " << ctx.scene_error << "\n";
       if (!ctx.blowup.empty()) std::cerr << "wavescope: " << ctx.blowup << "\n";
-      std::cerr << "wavescope: scene '" << ctx.model().scene().name << "' at step " << ctx.model().step() << "\n";
+      if (!ctx.action_error.empty()) std::cerr << "wavescope: " << ctx.action_error << "\n";
+      if (!ctx.stencil_error.empty()) std::cerr << "wavescope: " << ctx.stencil_error << "\n";
+      if (ctx.session) std::cerr << "wavescope: stencil " << ctx.model().grid().stencil.name << "\n";
+      std::cerr << "wavescope: audio at exit: " << ctx.audio->status() << (ctx.audio->is_open() ? " (open)" : "")
+                << "\n";
+      std::cerr << "wavescope: scene '" << ctx.view->scene_name() << "' at step " << ctx.view->step() << " (model "
+                << gui::to_string(ctx.view->kind()) << ")\n";
       if (!script.screenshot.empty()) {
         const auto rgba = render::read_framebuffer_rgba(0, fb_w, fb_h);
         render::write_png_rgba(script.screenshot, fb_w, fb_h, rgba,
-                               {{"wavescope:step", std::to_string(ctx.model().step())}});
+                               {{"wavescope:step", std::to_string(ctx.view->step())},
+                                {"wavescope:model", gui::to_string(ctx.view->kind())}});
         std::cerr << "wavescope: wrote " << script.screenshot << " after " << frame << " frames, step "
-                  << ctx.model().step() << "\n";
+                  << ctx.view->step() << "\n";
       }
       break;
     }
@@ -170,6 +188,7 @@ int run_gui(const std::string& scene_path, const std::string& backend) {
     const auto now = std::chrono::steady_clock::now();
     const double frame_s = std::chrono::duration<double>(now - last).count();
     last = now;
+    ctx.timing.last_frame_s = frame_s;  // the audio pacing's frame interval
     ctx.timing.frame_ms.push((float)(frame_s * 1e3));
   }
   return 0;

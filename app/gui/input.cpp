@@ -14,8 +14,8 @@ const std::vector<Shortcut>& shortcut_list() {
       {"S", "single step (pauses)"},
       {"R", "reset the field to zero"},
       {"C", "reset the camera"},
-      {"1 / 2 / 3", "2-D view shows XY / XZ / YZ"},
-      {"PgUp / PgDn", "move the 2-D view's slice plane"},
+      {"1 / 2 / 3", "2-D view shows XY / XZ / YZ (waves)"},
+      {"PgUp / PgDn", "move the 2-D view's slice plane (waves)"},
       {"+ / -", "double / halve steps per frame"},
       {"A", "automatic / fixed colour range"},
       {"D", "linear / dB colour scale"},
@@ -35,7 +35,7 @@ void handle_keyboard(GuiContext& ctx) {
   }
   if (pressed(GLFW_KEY_S)) ctx.pending.step_once = true;
   if (pressed(GLFW_KEY_R)) ctx.pending.reset = true;
-  if (pressed(GLFW_KEY_C)) ctx.camera.reset(ctx.session->room().extent_m);
+  if (pressed(GLFW_KEY_C)) ctx.view->frame_camera(ctx.camera);
   if (pressed(GLFW_KEY_1)) ctx.view_2d = render::SliceAxis::XY;
   if (pressed(GLFW_KEY_2)) ctx.view_2d = render::SliceAxis::XZ;
   if (pressed(GLFW_KEY_3)) ctx.view_2d = render::SliceAxis::YZ;
@@ -63,12 +63,7 @@ void handle_mouse_3d(GuiContext& ctx, int fb_w, int fb_h) {
   const float sy = io.DisplaySize.y > 0 ? fb_h / io.DisplaySize.y : 1.0f;
   if (!ImGui::IsMousePosValid()) return;
   const render::Ray ray = ctx.camera.ray_through(io.MousePos.x * sx, io.MousePos.y * sy, (float)fb_w, (float)fb_h);
-  auto hit = render::pick_slice(ray, ctx.session->room(), ctx.session->slices().positions());
-  if (hit) {
-    ctx.hover.hit = hit;
-    ctx.hover.where = "3-D view";
-    ctx.hover.value = ctx.session->slices().value_at(hit->axis, hit->u, hit->v);
-  }
+  ctx.view->hover_3d(ctx, ray);
 }
 
 }  // namespace ws::gui

@@ -1,8 +1,9 @@
-// Issue 3's controls: the kernel variant (from the registry, for the scene's
-// stencil and the current precision), the precision, the read-only cache and
-// the block size. Every change is a request applied at the frame boundary, so
-// the run keeps going on the same field. Below: the last measured throughput
-// of every variant used this session.
+// Issue 3's controls: the kernel variant (from the registry, only those that
+// support the running stencil and precision), the precision, the read-only
+// cache and the block size; then issue 4's stencil selector
+// (panel_stencil.cpp). Every change is a request applied at the frame
+// boundary, so the run keeps going on the same field. The last measured
+// throughput of every variant used this session is in the Timing section.
 #include <imgui.h>
 
 #include <algorithm>
@@ -69,22 +70,6 @@ void variant_controls(GuiContext& ctx, CudaWaveSolver& cuda) {
   ImGui::Text("%d threads per block (at most 1024)", block[0] * block[1] * (cur.block_uses_z ? block[2] : 1));
 }
 
-void variant_chart(GuiContext& ctx) {
-  if (ctx.variant_gpoints.empty()) return;
-  ImGui::Text("last Gpoints/s per variant this session:");
-  double top = 0;
-  for (const auto& kv : ctx.variant_gpoints) top = std::max(top, kv.second);
-  // One labelled bar per variant: ProgressBar draws a bar scaled to the fastest.
-  for (const auto& kv : ctx.variant_gpoints) {
-    char text[32];
-    snprintf(text, sizeof text, "%.3f", kv.second);
-    ImGui::ProgressBar(top > 0 ? (float)(kv.second / top) : 0.0f, ImVec2(120, 0), text);
-    ImGui::SameLine();
-    ImGui::TextUnformatted(kv.first.c_str());
-  }
-  if (ImGui::SmallButton("clear")) ctx.variant_gpoints.clear();
-}
-
 }  // namespace
 
 void draw_kernel_section(GuiContext& ctx) {
@@ -95,7 +80,8 @@ void draw_kernel_section(GuiContext& ctx) {
   } else {
     variant_controls(ctx, *cuda);
   }
-  variant_chart(ctx);
+  ImGui::Separator();
+  draw_stencil_controls(ctx);
 }
 
 // Key under which a variant's throughput is remembered.

@@ -23,7 +23,8 @@ void draw_receiver_section(GuiContext& ctx) {
     char overlay[96];
     snprintf(overlay, sizeof overlay, "%s: %zu samples, peak %.3g", recs[r].name.c_str(), h.size(), peak);
     ImGui::PushID((int)r);
-    ImGui::PlotLines("##wave", buf.data(), (int)buf.size(), 0, overlay, -peak, peak, ImVec2(-1, 70));
+    ImGui::PlotLines("##wave", buf.data(), (int)buf.size(), 0, overlay, -peak, peak,
+                     ImVec2(ImGui::GetContentRegionAvail().x, 70));  // explicit: 1.86 draws width -1 as a sliver
     ImGui::PopID();
   }
   if (hist.empty()) ImGui::TextDisabled("the scene has no receivers");

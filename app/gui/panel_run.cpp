@@ -1,7 +1,9 @@
-// Run controls: run/pause, single step, reset, and how many steps each frame advances.
+// Run controls, the same for both models: run/pause, single step, reset, and
+// how many steps each frame advances (fixed, budgeted, or paced by the audio).
 #include <imgui.h>
 
 #include "gui/panel.hpp"
+#include "playback/audio_session.hpp"
 
 namespace ws::gui {
 
@@ -16,8 +18,12 @@ void draw_run_section(GuiContext& ctx) {
   ImGui::SameLine();
   if (ImGui::Button("Reset")) ctx.pending.reset = true;
   ImGui::SameLine();
-  ImGui::Text("step %lld, t = %.2f ms", ctx.model().step(), ctx.model().time_s() * 1e3);
+  ImGui::Text("step %lld, %s", ctx.view->step(), ctx.view->time_text().c_str());
 
+  if (ctx.session && ctx.audio && ctx.audio->is_open() && ctx.audio->realtime()) {
+    ImGui::TextWrapped("steps per frame: paced by the audio clock (real time; Audio section)");
+    return;
+  }
   ImGui::Checkbox("auto steps per frame", &r.auto_steps);
   if (r.auto_steps) {
     ImGui::SliderFloat("sim budget (ms/frame)", &r.sim_budget_ms, 1.0f, 100.0f, "%.0f");

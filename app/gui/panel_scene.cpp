@@ -1,16 +1,30 @@
-// The scene loader and what the scene became: grid, spacing, time step,
-// Courant number, memory. A scene that fails to load shows its error here and
-// the previous scene keeps running.
+// The scene loader and the model selector. A scene file's "model" key decides
+// which model runs ("wave3d" or "sediment2d"); the selector loads each
+// model's default scene. A scene that fails to load shows its error here and
+// the previous scene (and model) keeps running. Below: what the scene became,
+// from the running model (wave_scene_info.cpp, sediment_view.cpp).
 #include <imgui.h>
 #include <imgui_stdlib.h>
-
-#include <cuda_runtime.h>
 
 #include "gui/panel.hpp"
 
 namespace ws::gui {
 
 void draw_scene_section(GuiContext& ctx) {
+  int model = ctx.view->kind() == ModelKind::Wave ? 0 : 1;
+  ImGui::Text("model:");
+  ImGui::SameLine();
+  bool pick = ImGui::RadioButton("3-D waves", &model, 0);
+  ImGui::SameLine();
+  pick |= ImGui::RadioButton("2-D sediment", &model, 1);
+  if (pick) {
+    const ModelKind want = model == 0 ? ModelKind::Wave : ModelKind::Sediment;
+    if (want != ctx.view->kind()) {
+      ctx.scene_path_input = default_scene_path(want);
+      ctx.pending.load_scene = ctx.scene_path_input;
+    }
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("loads the model's default scene; any scene file picks its model");
   ImGui::InputText("##scene", &ctx.scene_path_input);
   ImGui::SameLine();
   if (ImGui::Button("Load")) ctx.pending.load_scene = ctx.scene_path_input;
@@ -19,26 +33,7 @@ void draw_scene_section(GuiContext& ctx) {
     ImGui::TextWrapped("%s", ctx.scene_error.c_str());
     ImGui::PopStyleColor();
   }
-  const WaveModel& m = ctx.model();
-  const DerivedGrid& g = m.grid();
-  ImGui::Text("'%s' (%s)", m.scene().name.c_str(), ctx.session->path().c_str());
-  ImGui::Text("grid %d x %d x %d = %.2f M points", g.nx, g.ny, g.nz, g.points() * 1e-6);
-  ImGui::Text("X = %.4f m, T = %.3f us (%.0f Hz)", g.spacing_m, g.dt_s * 1e6, 1.0 / g.dt_s);
-  ImGui::Text("courant %.5f (limit %.5f), stencil %s", g.courant, g.stencil.courant_max, g.stencil.name.c_str());
-  ImGui::Text("precision %s, backend %s", to_string(m.solver().precision()), m.solver().backend().c_str());
-  const auto& slices = ctx.session->slices();
-  const double slice_bytes = 4.0 * ((double)slices.width(render::SliceAxis::XY) * slices.height(render::SliceAxis::XY) +
-                                    (double)slices.width(render::SliceAxis::XZ) * slices.height(render::SliceAxis::XZ) +
-                                    (double)slices.width(render::SliceAxis::YZ) * slices.height(render::SliceAxis::YZ));
-  ImGui::Text("memory: solver %.1f MiB, slice textures %.2f MiB", m.solver().memory_bytes() / 1048576.0,
-              slice_bytes / 1048576.0);
-  if (m.solver().backend() == "cuda") {
-    size_t free_b = 0, total_b = 0;
-    if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess)
-      ImGui::Text("device memory: %.0f MiB used of %.0f MiB", (total_b - free_b) / 1048576.0, total_b / 1048576.0);
-  }
-  ImGui::TextWrapped("slices: %s%s%s", render::to_string(slices.mode()), slices.interop_note().empty() ? "" : " - ",
-                     slices.interop_note().c_str());
+  ctx.view->draw_scene_info(ctx);
 }
 
 }  // namespace ws::gui

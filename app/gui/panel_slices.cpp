@@ -25,6 +25,13 @@ void draw_slices_section(GuiContext& ctx) {
   ImGui::RadioButton("YZ", &axis, 2);
   ctx.view_2d = (render::SliceAxis)axis;
 
+  ImGui::Checkbox("obstacles", &ctx.show_obstacles);
+  if (ctx.show_obstacles) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(140);
+    ImGui::SliderFloat("opacity", &ctx.obstacle_alpha, 0.1f, 1.0f, "%.2f");
+  }
+
   if (ctx.hover.hit) {
     const auto& h = *ctx.hover.hit;
     ImGui::Text("%s, %s slice: (%.3f, %.3f, %.3f) m", ctx.hover.where, render::slice_name(h.axis), h.position_m.x,

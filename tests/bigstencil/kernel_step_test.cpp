@@ -9,7 +9,8 @@
 //           padding must be bit-for-bit unchanged.
 // Grid 53 x 71 x 37: not a multiple of any block, several blocks per axis.
 // Each kernel runs with its default block and read-only loads, then with an
-// odd block (24 x 5 x 2: partial warps, misaligned tiles) and plain loads.
+// odd block (24 x 5 x 2: partial warps, misaligned tiles) and plain loads, and
+// with 30 x 4 x 1 (rows not a multiple of a 16-byte vector).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -56,15 +57,21 @@ void run_step_case(const KernelCase& c, const LaunchOptions& opt, double courant
     }
   }
   DeviceBuffer<T> duc(L.total), dun(L.total);
-  CUDA_CHECK(cudaMemcpy(duc.get(), uc.data(), L.bytes(sizeof(T)), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(dun.get(), un.data(), L.bytes(sizeof(T)), cudaMemcpyHostToDevice));
+  // Every copy goes on the kernel's own stream. CudaStream is non-blocking, so it does
+  // not wait for the legacy default stream, and a plain cudaMemcpy from pageable memory
+  // may return before its DMA has landed: the kernel then read the tail of u^{n-1} from
+  // the previous case's freed buffer (the first GPU run's "srl" failures, on Webb
+  // kernels too). Stream order makes upload -> step -> download strictly sequential.
   CudaStream stream;
+  CUDA_CHECK(cudaMemcpyAsync(duc.get(), uc.data(), L.bytes(sizeof(T)), cudaMemcpyHostToDevice, stream.get()));
+  CUDA_CHECK(cudaMemcpyAsync(dun.get(), un.data(), L.bytes(sizeof(T)), cudaMemcpyHostToDevice, stream.get()));
+  CUDA_CHECK(cudaStreamSynchronize(stream.get()));
   StepArgs<T> args{dun.get(), duc.get(), L, &st, lambda2};
   if constexpr (std::is_same_v<T, float>) v.launch_float(args, opt, stream.get());
   else v.launch_double(args, opt, stream.get());
-  CUDA_CHECK(cudaStreamSynchronize(stream.get()));
   std::vector<T> out(L.total);
-  CUDA_CHECK(cudaMemcpy(out.data(), dun.get(), L.bytes(sizeof(T)), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpyAsync(out.data(), dun.get(), L.bytes(sizeof(T)), cudaMemcpyDeviceToHost, stream.get()));
+  CUDA_CHECK(cudaStreamSynchronize(stream.get()));
 
   // Reference in double from the same (rounded) inputs.
   double max_ref = 0, max_err = 0;
@@ -105,10 +112,15 @@ TEST_P(KernelStep, OneStepMatchesReferenceAndLeavesHaloAlone) {
   const KernelVariant& v = KernelRegistry::instance().at(c.kernel);
   const LaunchOptions defaults{v.default_block, true};
   const LaunchOptions odd{BlockShape{24, 5, v.block_uses_z ? 2 : 1}, false};
+  // 30 wide: not a multiple of the 16-byte vector, for kernels with a vector-copy path.
+  const LaunchOptions odd_unaligned{BlockShape{30, 4, 1}, true};
   // Other families may restrict their blocks (e.g. halo-thread rims): the odd block is
   // tried on the large-stencil kernels, whose launchers accept any block within their bounds.
   std::vector<LaunchOptions> runs{defaults};
-  if (is_bigstencil_kernel(c.kernel)) runs.push_back(odd);
+  if (is_bigstencil_kernel(c.kernel)) {
+    runs.push_back(odd);
+    runs.push_back(odd_unaligned);
+  }
   for (const LaunchOptions& opt : runs) {
     SCOPED_TRACE("block " + std::to_string(opt.block.x) + "x" + std::to_string(opt.block.y) + "x" +
                  std::to_string(opt.block.z) + (opt.readonly_cache ? ", read-only loads" : ", plain loads"));

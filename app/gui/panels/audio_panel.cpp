@@ -140,7 +140,8 @@ void spectrum_section(AudioSession& s) {
   const float top = *std::max_element(cols, cols + kCols);
   char overlay[96];
   std::snprintf(overlay, sizeof overlay, "%.0f Hz .. %.0f Hz (log), top %.1f dB", f_lo, f_hi, top);
-  ImGui::PlotLines("##spectrum", cols, kCols, 0, overlay, top - 80.0f, top + 5.0f, ImVec2(-1, 120));
+  ImGui::PlotLines("##spectrum", cols, kCols, 0, overlay, top - 80.0f, top + 5.0f,
+                   ImVec2(ImGui::GetContentRegionAvail().x, 120));  // explicit: 1.86 draws width -1 as a sliver
 }
 
 void auralization_section(AudioSession& s, AudioPanelState& st) {
@@ -220,11 +221,13 @@ PanelSection make_audio_section(std::shared_ptr<AudioSession> session) {
   sec.title = "Audio";
   sec.default_open = true;
   sec.draw = [session, state](GuiContext& ctx) {
+    if (!ctx.session) return;
     std::vector<std::string> names;
     for (const auto& r : ctx.model().scene().receivers) names.push_back(r.name);
     draw_audio_panel(*session, *state, names);
   };
   sec.after_advance = [session](GuiContext& ctx) {
+    if (!ctx.session) return;  // the sediment model has no receivers
     WaveModel& m = ctx.model();
     session->push_history(m.receiver_history(), 1.0 / m.grid().dt_s);
     session->update();

@@ -9,10 +9,14 @@ void register_leggy_kernels(KernelRegistry& r);               // leggy.cu       
 void register_regqueue_leggy_kernels(KernelRegistry& r);      // register_queue_leggy.cu
 void register_pencil_kernels(KernelRegistry& r);              // pencils.cu
 void register_compact_tiled_kernels(KernelRegistry& r);       // compact_tiled.cu
+void register_zsweep_leggy_kernels(KernelRegistry& r);        // zsweep_leggy.cu
+void register_zsweep_box_kernels(KernelRegistry& r);          // zsweep_box.cu
 
 void register_bigstencil_kernels(KernelRegistry& r) {
   // The first variant that supports a stencil is the solver's default: the
   // specialised kernels come before the general KernelA.
+  register_zsweep_leggy_kernels(r);
+  register_zsweep_box_kernels(r);
   register_regqueue_leggy_kernels(r);
   register_compact_tiled_kernels(r);
   register_leggy_kernels(r);

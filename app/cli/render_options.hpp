@@ -1,0 +1,42 @@
+#pragma once
+// `wavescope render`'s options, shared by the wave path (render_command.cpp)
+// and the sediment path (render_sediment.cpp): the scene file's "model" key
+// picks the path.
+#include <string>
+#include <vector>
+
+namespace ws::cli {
+
+struct RenderOptions {
+  std::string scene;
+  long long steps = -1;
+  double seconds = -1.0;
+  std::string png;
+  int frames = 0;
+  long long every = 10;
+  std::string out_dir = "frames";
+  std::string view = "3d";
+  std::string slice = "xy";
+  std::vector<int> size{960, 720};
+  std::vector<double> slice_m;  // x, y, z of the slice planes in metres
+  double range = 0.0;           // fixed colour range; 0: automatic
+  bool db = false;
+  double db_span = 60.0;
+  std::string backend = "auto";
+  std::string kernel;
+  std::string precision;
+  bool no_interop = false;
+  bool hide_obstacles = false;  // wave: leave the obstacles out of the 3-D view
+  double exaggeration = 0.0;    // sediment: vertical exaggeration; 0: automatic
+};
+
+// The checks both models share (one picture or frames, the size); an empty
+// string when the options are fine, else the message (exit status 2).
+std::string check_output_options(const RenderOptions& o);
+// frames mode: DIR/frame_NNNN.png
+std::string render_frame_path(const RenderOptions& o, int frame);
+
+// The sediment model's height view to PNG (render_sediment.cpp); the exit status.
+int run_sediment_render(const RenderOptions& o);
+
+}  // namespace ws::cli

@@ -1,0 +1,143 @@
+// Leggy stencils S_M (M = 1..8) by the forward z sweep of zsweep_common.cuh.
+//
+// Plane p, in shared memory, gives every output of the block's NY x bx patch
+//   at plane p itself: c0 u + sum_m w_m [u(x±m) + u(y±m)]   (x and y legs)
+//   at planes p ± m:   w_m u                                 (its z legs)
+// so Q[M] += the in-plane part and Q[M ± m] += w_m u. The x legs are 2M shared
+// loads per output; the y legs and the centre come from the column of NY + 2M
+// values the thread reads once per plane. Global traffic per point: one read of
+// u^n (plus the tile's x/y halo, mostly L2 hits), one read of u^{n-1}, one write.
+#include <stdexcept>
+#include <string>
+
+#include "core/cuda_check.hpp"
+#include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/bigstencil_launch.hpp"
+#include "cuda/kernels/leggy_common.hpp"
+#include "cuda/kernels/zsweep_common.cuh"
+
+namespace ws {
+
+namespace {
+
+// Outputs per thread along y: 4 (measured best on the H200 for every M in float);
+// 2 for double above M = 4, where the queue of (2M + 1) x NY partial sums of
+// two-register values would otherwise cost too many registers.
+template <class T, int M>
+constexpr int leggy_ny() {
+  return sizeof(T) == 4 || M <= 4 ? 4 : 2;
+}
+
+template <class T, int M, int NY>
+__global__ void __launch_bounds__(zs::kMaxThreads) zsweep_leggy_kernel(T* __restrict__ un, const T* __restrict__ uc,
+                                                                        FieldLayout L, LeggyCoeffs<T> c, int z_planes) {
+  constexpr int D = 2 * M + 1;  // queue length
+  constexpr int S = zs::kStages;
+  zs::Sweep<T> sw;
+  sw.init(big::dyn_smem<T>(), L, M, NY, z_planes, un, uc);
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int i = sw.i0 + tx, jt = sw.j0 + ty * NY;
+  const int p_first = sw.k0 - M, p_last = sw.k1 - 1 + M;
+  const int64_t plane = L.plane;
+  const int pitch = (int)L.pitch;
+  T* out0 = un + L.index(min(i, L.nx - 1), min(jt, L.ny - 1), sw.k0);
+  const bool col_in = i < L.nx;
+
+#pragma unroll
+  for (int s = 0; s < S - 1; ++s) sw.issue(p_first + s, s, L);
+
+  T Q[D][NY];
+#pragma unroll
+  for (int d = 0; d < D; ++d)
+#pragma unroll
+    for (int o = 0; o < NY; ++o) Q[d][o] = T(0);
+
+  // The queue never shifts: the plane loop is unrolled D times and the logical
+  // Q[d] of plane p_first + D n + u lives in register Q[(d + u) % D], an index
+  // fixed at compile time.
+  int slot = 0;
+#pragma unroll 1
+  for (int pb = p_first; pb <= p_last; pb += D) {
+#pragma unroll
+    for (int u = 0; u < D; ++u) {
+      const int p = pb + u;
+      if (p > p_last) break;
+      const int kout = p - M;  // the output completed by this plane
+      __pipeline_wait_prior(S - 2);  // this thread's copies of stage p have landed
+      __syncthreads();               // everyone's have, and everyone is done with stage p - 1
+      {
+        int sn = slot + S - 1;
+        if (sn >= S) sn -= S;  // the buffers stage p - 1 used
+        sw.issue(p + S - 1, sn, L);
+      }
+      const T* t = sw.in + slot * sw.ts + (ty * NY) * sw.tw + tx + sw.A;  // tile row of y = jt - M, column x = i
+      T col[NY + 2 * M];
+#pragma unroll
+      for (int q = 0; q < NY + 2 * M; ++q) col[q] = t[q * sw.tw];
+#pragma unroll
+      for (int o = 0; o < NY; ++o) {
+        const T* r = t + (o + M) * sw.tw;
+        const T v = col[o + M];
+        T xy = c.c0 * v;
+#pragma unroll
+        for (int m = 1; m <= M; ++m) xy += c.w[m] * ((r[-m] + r[m]) + (col[o + M - m] + col[o + M + m]));
+        Q[(M + u) % D][o] += xy;
+#pragma unroll
+        for (int m = 1; m <= M; ++m) {
+          Q[(M - m + u) % D][o] = fma(c.w[m], v, Q[(M - m + u) % D][o]);
+          Q[(M + m + u) % D][o] = fma(c.w[m], v, Q[(M + m + u) % D][o]);
+        }
+      }
+      if (col_in && kout >= sw.k0) {
+        const T* pv = sw.prv + slot * sw.ps + (ty * NY) * blockDim.x + tx;  // u^{n-1}
+        T* optr = out0 + (int64_t)(kout - sw.k0) * plane;
+#pragma unroll
+        for (int o = 0; o < NY; ++o)
+          if (jt + o < L.ny) optr[o * pitch] = Q[u][o] - pv[o * blockDim.x];
+      }
+#pragma unroll
+      for (int o = 0; o < NY; ++o) Q[u][o] = T(0);  // logical Q[0], written: next plane's Q[D - 1]
+      if (++slot == S) slot = 0;
+    }
+  }
+  __pipeline_wait_prior(0);  // no copy may still target shared memory when the block exits
+}
+
+template <class T>
+void launch_zsweep_leggy(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  const char* name = "zsweep_leggy (forward z sweep, leggy)";
+  const LeggyCoeffs<T> c = leggy_coeffs(a, name);
+  const BlockShape b{o.block.x, o.block.y, 1};
+  big::check_halo_and_block(a.layout, a.stencil->radius, b, name, zs::kMaxThreads);
+  const FieldLayout& L = a.layout;
+  dispatch_leggy_radius(a.stencil->radius, name, [&](auto mc) {
+    constexpr int M = decltype(mc)::value;
+    constexpr int NY = leggy_ny<T, M>();
+    const long long gx = big::cdiv(L.nx, b.x), gy = big::cdiv(L.ny, (long long)b.y * NY);
+    const int planes = zs::chunk_planes(L.nz, gx * gy, std::max(16, 4 * M));
+    const dim3 grid = big::grid3(gx, gy, big::cdiv(L.nz, planes), name);
+    const size_t smem = zs::sweep_smem_bytes(sizeof(T), b.x, b.y, NY, M);
+    big::set_dynamic_smem(zsweep_leggy_kernel<T, M, NY>, smem, name);
+    zsweep_leggy_kernel<T, M, NY><<<grid, dim3(b.x, b.y, 1), smem, stream>>>(a.u_next, a.u_cur, L, c, planes);
+  });
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+void register_zsweep_leggy_kernels(KernelRegistry& r) {
+  KernelVariant v;
+  v.id = "zsweep_leggy";
+  v.name = "forward z sweep, cp.async plane pipeline (leggy)";
+  v.family = "zsweep";
+  v.stencils = "leggy:1..8";
+  v.supports = supports_leggy_1_to_8;
+  v.default_block = {32, 4, 1};
+  v.block_uses_z = false;
+  v.has_readonly_toggle = false;
+  v.launch_float = launch_zsweep_leggy<float>;
+  v.launch_double = launch_zsweep_leggy<double>;
+  r.add(v);
+}
+
+}  // namespace ws
