@@ -75,14 +75,14 @@ std::vector<BenchRecord> run_typed(const SedimentBenchOptions& o) {
   auto upload = [&](const std::vector<double>& v) {
     const std::vector<T> t = relayout<T>(v, st.layout, L);
     DeviceBuffer<T> d(t.size());
-    CUDA_CHECK(cudaMemcpy(d.get(), t.data(), d.bytes(), cudaMemcpyHostToDevice));
+    copy_to_device(d.get(), t.data(), d.bytes());
     return d;
   };
   DeviceBuffer<T> alpha = upload(st.alpha), beta = upload(st.beta), h0 = upload(st.h), s0 = upload(st.s);
   DeviceBuffer<T> h1 = upload(st.h), s1 = upload(st.s);
   const std::vector<T> qh(st.q_m2_s.begin(), st.q_m2_s.end());
   DeviceBuffer<T> q(qh.size());
-  CUDA_CHECK(cudaMemcpy(q.get(), qh.data(), q.bytes(), cudaMemcpyHostToDevice));
+  copy_to_device(q.get(), qh.data(), q.bytes());
   T s_in[4];
   for (int i = 0; i < 4; ++i) s_in[i] = T(st.s_in[i]);
 

@@ -35,7 +35,7 @@ __global__ void boundary_scatter_kernel(const int64_t* node, size_t n, const T* 
 template <class T>
 DeviceBuffer<T> upload(const std::vector<T>& h) {
   DeviceBuffer<T> d(h.size());
-  if (!h.empty()) CUDA_CHECK(cudaMemcpy(d.get(), h.data(), d.bytes(), cudaMemcpyHostToDevice));
+  if (!h.empty()) copy_to_device(d.get(), h.data(), d.bytes());
   return d;
 }
 

@@ -144,7 +144,7 @@ class CudaSolver final : public CudaWaveSolver {
     for (const auto& n : s) sources_host_.push_back({layout_.index(n.node.i, n.node.j, n.node.k), n.signal});
     sources_ = DeviceBuffer<DeviceSource>(sources_host_.size());
     if (!sources_host_.empty())
-      CUDA_CHECK(cudaMemcpy(sources_.get(), sources_host_.data(), sources_.bytes(), cudaMemcpyHostToDevice));
+      copy_to_device(sources_.get(), sources_host_.data(), sources_.bytes());
   }
 
   void set_receivers(const std::vector<GridIndex>& r) override {
@@ -153,7 +153,7 @@ class CudaSolver final : public CudaWaveSolver {
     for (const auto& g : r) receivers_host_.push_back(layout_.index(g.i, g.j, g.k));
     receivers_ = DeviceBuffer<int64_t>(receivers_host_.size());
     if (!receivers_host_.empty())
-      CUDA_CHECK(cudaMemcpy(receivers_.get(), receivers_host_.data(), receivers_.bytes(), cudaMemcpyHostToDevice));
+      copy_to_device(receivers_.get(), receivers_host_.data(), receivers_.bytes());
     rec_buf_ = DeviceBuffer<T>((size_t)kChunk * r.size());
     rec_host_ = PinnedBuffer<T>((size_t)kChunk * r.size());
     pending_.assign(r.size(), {});

@@ -11,6 +11,15 @@
 
 namespace ws {
 
+// Host-to-device copy that is complete when it returns. A plain cudaMemcpy from
+// pageable memory may return once the data is staged, before the DMA lands, and the
+// solvers' non-blocking streams do not wait for the legacy default stream: a kernel
+// could read the old contents. Used for set-up copies, never per step.
+inline void copy_to_device(void* dst, const void* src, size_t bytes) {
+  CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 template <class T>
 class DeviceBuffer {
  public:

@@ -138,7 +138,7 @@ class CudaSedSolver final : public CudaSedimentSolver {
 
   static DeviceBuffer<T> upload(const std::vector<T>& v) {
     DeviceBuffer<T> d(v.size());
-    if (!v.empty()) CUDA_CHECK(cudaMemcpy(d.get(), v.data(), d.bytes(), cudaMemcpyHostToDevice));
+    if (!v.empty()) copy_to_device(d.get(), v.data(), d.bytes());
     return d;
   }
   static SedimentLaunchFn<T> fn(const SedimentKernel& k) {

@@ -129,11 +129,12 @@ TEST_P(KernelStep, OneStepMatchesReferenceAndLeavesHaloAlone) {
   }
 }
 
-// KernelA and compact_tiled keep their weights in __constant__ tables uploaded only
-// when (stencil, lambda, layout) change: switching back and forth must re-upload.
+// KernelA, compact_tiled and zsweep_box keep their weights in __constant__ tables
+// uploaded only when (stencil, lambda, layout) change: switching back and forth
+// must re-upload.
 TEST(ConstantTables, FollowStencilAndCourantChanges) {
   WS_REQUIRE_GPU();
-  for (const char* id : {"kernelA", "compact_tiled"}) {
+  for (const char* id : {"kernelA", "compact_tiled", "zsweep_box"}) {
     const LaunchOptions opt{KernelRegistry::instance().at(id).default_block, true};
     for (const auto& [stencil, fraction] : {std::make_pair("hand:ball5", 0.9), std::make_pair("hand:box27", 0.9),
                                             std::make_pair("hand:ball5", 0.5), std::make_pair("hand:ball5", 0.5)}) {

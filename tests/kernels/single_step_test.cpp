@@ -90,8 +90,8 @@ void check_one_step(const KernelVariant& v, bool ro, BlockShape block, int nx, i
     if (cell[q] != Cell::Interior) un[q] = sentinel<T>();
 
   DeviceBuffer<T> d_uc(L.total), d_un(L.total);
-  CUDA_CHECK(cudaMemcpy(d_uc.get(), uc.data(), d_uc.bytes(), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(d_un.get(), un.data(), d_un.bytes(), cudaMemcpyHostToDevice));
+  copy_to_device(d_uc.get(), uc.data(), d_uc.bytes());
+  copy_to_device(d_un.get(), un.data(), d_un.bytes());
   args.u_next = d_un.get();
   args.u_cur = d_uc.get();
   LaunchOptions o;

@@ -87,7 +87,7 @@ Inputs<T> make_inputs(int nx, int ny, unsigned seed) {
 template <class T>
 DeviceBuffer<T> upload(const std::vector<T>& v) {
   DeviceBuffer<T> d(v.size());
-  CUDA_CHECK(cudaMemcpy(d.get(), v.data(), d.bytes(), cudaMemcpyHostToDevice));
+  copy_to_device(d.get(), v.data(), d.bytes());
   return d;
 }
 

@@ -33,7 +33,7 @@ TEST(SurfaceMeshGpu, KernelMatchesCpuVersion) {
       const SurfaceMeshDims d = surface_mesh_dims(sc.nx, sc.ny, stride);
       DeviceBuffer<float> dv(d.floats + 7);
       const std::vector<float> poison(d.floats + 7, NAN);
-      CUDA_CHECK(cudaMemcpy(dv.get(), poison.data(), dv.bytes(), cudaMemcpyHostToDevice));
+      copy_to_device(dv.get(), poison.data(), dv.bytes());
       CUDA_CHECK(cudaDeviceSynchronize());  // the model's stream is non-blocking
       write_surface_vertices_device(gpu.view_h(), gpu.view_s(), spec, dv.get(), gpu.stream());
       gpu.synchronize();

@@ -7,6 +7,13 @@
 // loads per output; the y legs and the centre come from the column of NY + 2M
 // values the thread reads once per plane. Global traffic per point: one read of
 // u^n (plus the tile's x/y halo, mostly L2 hits), one read of u^{n-1}, one write.
+//
+// Measured on the H200 (float, `bench stencils --quick`), this design LOST to
+// KernelB and to regqueue_leggy for every M (leggy:4 ~100-116 Gpts/s, leggy:8
+// ~32-38, against KernelB's 136-146 and 101-107): it is registered after them and
+// kept as a tested alternative, not as a default. Likely causes, not yet
+// profiled: 2M shared loads per output for the x legs, the (2M+1) x NY queue
+// (~230 registers at M = 8, two blocks per SM), and 2M re-read planes per z chunk.
 #include <stdexcept>
 #include <string>
 
