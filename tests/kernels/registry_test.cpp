@@ -56,7 +56,7 @@ TEST(KernelRegistry, WebbFamilyEntriesAndPaperDefaults) {
                              {"tiling3d_ext_shared", {32, 8, 1}}, {"slicing2d", {64, 8, 1}},
                              {"slicing2d_shared", {64, 8, 1}},    {"slicing2d_ext_shared", {64, 8, 1}},
                              {"register_queue", {32, 16, 1}},     {"zstream_cached", {32, 8, 1}},
-                             {"halo_threads", {34, 6, 1}},        {"zstream_vec", {32, 8, 1}}};
+                             {"halo_threads", {34, 6, 1}},        {"zstream_vec", {64, 8, 1}}};
   const Stencil seven = make_stencil("7pt");
   const Stencil leggy2 = make_stencil("leggy:2");
   for (const auto& e : expected) {
