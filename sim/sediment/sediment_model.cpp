@@ -25,21 +25,14 @@ void SedimentModel::build(Precision p, const std::string& h_id, const std::strin
                           const BlockShape* sb) {
   std::unique_ptr<SedimentSolver> next;
   CudaSedimentSolver* next_cuda = nullptr;
-  if (choice_ != BackendChoice::Cpu) {
-    const CudaDeviceInfo dev = query_cuda_device();
-    if (!dev.usable) {
-      if (choice_ == BackendChoice::Cuda) throw std::runtime_error("CUDA backend requested but " + dev.reason);
-      backend_note_ = "CPU reference solver (" + dev.reason + ")";
-    } else {
-      auto c = make_cuda_sediment_solver(problem_, p, h_id, s_id);
-      if (hb) c->set_kernel(c->h_kernel().id, *hb);
-      if (sb) c->set_kernel(c->s_kernel().id, *sb);
-      next_cuda = c.get();
-      next = std::move(c);
-      backend_note_ = "CUDA on " + dev.name;
-    }
-  } else {
-    backend_note_ = "CPU reference solver (chosen)";
+  const BackendDecision backend = decide_backend(choice_);
+  backend_note_ = backend.note;
+  if (backend.use_cuda) {
+    auto c = make_cuda_sediment_solver(problem_, p, h_id, s_id);
+    if (hb) c->set_kernel(c->h_kernel().id, *hb);
+    if (sb) c->set_kernel(c->s_kernel().id, *sb);
+    next_cuda = c.get();
+    next = std::move(c);
   }
   if (!next) {
     // Kernel ids still have to be valid ids (a scene or CLI typo should not pass silently on the CPU).

@@ -9,7 +9,7 @@
 #include "sediment/sediment_scene.hpp"
 #include "sediment/sediment_setup.hpp"
 #include "sediment/sediment_solver.hpp"
-#include "wave/wave_model.hpp"  // BackendChoice, parse_backend
+#include "cuda/backend_choice.hpp"
 
 namespace ws {
 

@@ -10,13 +10,6 @@
 
 namespace ws {
 
-BackendChoice parse_backend(const std::string& s) {
-  if (s == "auto") return BackendChoice::Auto;
-  if (s == "cpu") return BackendChoice::Cpu;
-  if (s == "cuda" || s == "gpu") return BackendChoice::Cuda;
-  throw std::invalid_argument("backend '" + s + "' is not supported; allowed: auto, cpu, cuda");
-}
-
 WaveModel::WaveModel(const WaveScene& scene, BackendChoice backend, const std::string& kernel_id)
     : scene_(scene), grid_(derive_grid(scene)), choice_(backend) {
   solids_ = voxelise_scene(scene_, grid_);
@@ -26,20 +19,13 @@ WaveModel::WaveModel(const WaveScene& scene, BackendChoice backend, const std::s
 void WaveModel::build_solver(Precision p, const std::string& kernel_id, const LaunchOptions* options) {
   std::unique_ptr<WaveSolver> next;
   CudaWaveSolver* next_cuda = nullptr;
-  if (choice_ != BackendChoice::Cpu) {
-    const CudaDeviceInfo dev = query_cuda_device();
-    if (!dev.usable) {
-      if (choice_ == BackendChoice::Cuda) throw std::runtime_error("CUDA backend requested but " + dev.reason);
-      backend_note_ = "CPU reference solver (" + dev.reason + ")";
-    } else {
-      auto c = make_cuda_solver(p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s, kernel_id);
-      if (options) c->set_kernel(kernel_id.empty() ? c->kernel().id : kernel_id, *options);
-      next_cuda = c.get();
-      next = std::move(c);
-      backend_note_ = "CUDA on " + dev.name;
-    }
-  } else {
-    backend_note_ = "CPU reference solver (chosen)";
+  const BackendDecision backend = decide_backend(choice_);
+  backend_note_ = backend.note;
+  if (backend.use_cuda) {
+    auto c = make_cuda_solver(p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s, kernel_id);
+    if (options) c->set_kernel(kernel_id.empty() ? c->kernel().id : kernel_id, *options);
+    next_cuda = c.get();
+    next = std::move(c);
   }
   if (!next) next = make_cpu_solver(p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s);
   // Carry the state over when a solver already runs (precision switch).

@@ -6,14 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "cuda/backend_choice.hpp"
 #include "cuda/cuda_solver.hpp"
 #include "scene/scene.hpp"
 #include "wave/wave_solver.hpp"
 
 namespace ws {
 
-enum class BackendChoice { Auto, Cpu, Cuda };
-BackendChoice parse_backend(const std::string& s);  // "auto", "cpu", "cuda"
 
 // Raised when the field stops being finite or grows past any physical bound:
 // the caller pauses and shows the message.
