@@ -125,13 +125,7 @@ HeightRenderer::HeightRenderer()
 
 void HeightRenderer::draw(RenderTarget& target, const OrbitCamera& camera, const HeightSurface& surface,
                           const HeightFrame& frame, const HeightStyle& style) {
-  target.bind();
-  glClearColor(style.background.r, style.background.g, style.background.b, style.background.a);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  glEnable(GL_DEPTH_TEST);
-  glDepthFunc(GL_LEQUAL);
-  glDisable(GL_CULL_FACE);
-  glDisable(GL_BLEND);
+  begin_3d_pass(target, style.background);
   const glm::mat4 mvp = camera.projection((float)target.width() / target.height()) * camera.view();
   surface_prog_.use();
   surface_prog_.set("u_mvp", mvp);

@@ -68,4 +68,14 @@ void RenderTarget::blit_to_default(int x, int y, int w, int h) const {
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
+void begin_3d_pass(RenderTarget& target, const glm::vec4& background) {
+  target.bind();
+  glClearColor(background.r, background.g, background.b, background.a);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LEQUAL);
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_BLEND);
+}
+
 }  // namespace ws::render

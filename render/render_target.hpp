@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <glm/glm.hpp>
+
 #include "gl_objects.hpp"
 
 namespace ws::render {
@@ -32,6 +34,11 @@ class RenderTarget {
   gl::Texture colour_;
   gl::Renderbuffer depth_;
 };
+
+// Binds the target, clears it to `background` and sets the state every 3-D view starts
+// from: depth test (LEQUAL, so lines drawn after a surface at the same depth win), no
+// culling (slices and surfaces are seen from both sides), no blending.
+void begin_3d_pass(RenderTarget& target, const glm::vec4& background);
 
 // Reads the bound read framebuffer (e.g. a window's back buffer), top row first.
 std::vector<uint8_t> read_framebuffer_rgba(GLuint framebuffer, int width_px, int height_px);

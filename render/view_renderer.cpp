@@ -198,13 +198,7 @@ void ViewRenderer::draw_colour_bar(const RenderTarget& t, const ColorScale& scal
 void ViewRenderer::draw_3d(RenderTarget& target, const OrbitCamera& camera, const SliceTextures& slices,
                            const RoomGeometry& room, const ColorScale& scale, const ViewStyle& style,
                            const ObstacleMesh* obstacles) {
-  target.bind();
-  glClearColor(style.background.r, style.background.g, style.background.b, style.background.a);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  glEnable(GL_DEPTH_TEST);
-  glDepthFunc(GL_LEQUAL);
-  glDisable(GL_CULL_FACE);
-  glDisable(GL_BLEND);
+  begin_3d_pass(target, style.background);
   const glm::mat4 mvp = camera.projection((float)target.width() / target.height()) * camera.view();
   // Push the slices back a little so their outlines and the box win the depth test.
   glEnable(GL_POLYGON_OFFSET_FILL);

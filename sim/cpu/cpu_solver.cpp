@@ -38,14 +38,7 @@ class CpuSolver final : public WaveSolver {
     const auto t0 = std::chrono::steady_clock::now();
     for (int s = 0; s < steps; ++s) one_step();
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    metrics_.last_advance_s = sec;
-    metrics_.last_steps = steps;
-    if (sec > 0 && steps > 0) {
-      metrics_.steps_per_s = steps / sec;
-      metrics_.gpoints_per_s = metrics_.steps_per_s * layout_.interior_points() * 1e-9;
-      metrics_.bytes_per_point = scheme_bytes_per_point(precision());
-      metrics_.achieved_gbs = metrics_.gpoints_per_s * metrics_.bytes_per_point;
-    }
+    metrics_ = throughput_metrics(steps, sec, layout_.interior_points(), precision());
   }
 
   void reset() override {

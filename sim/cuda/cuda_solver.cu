@@ -92,14 +92,7 @@ class CudaSolver final : public CudaWaveSolver {
     stop_.record(stream_.get());
     drain_receivers();  // synchronises the stream once per advance()
     const double sec = stop_.ms_since(start_) * 1e-3;
-    metrics_.last_advance_s = sec;
-    metrics_.last_steps = steps;
-    if (sec > 0) {
-      metrics_.steps_per_s = steps / sec;
-      metrics_.gpoints_per_s = metrics_.steps_per_s * layout_.interior_points() * 1e-9;
-      metrics_.bytes_per_point = scheme_bytes_per_point(precision());
-      metrics_.achieved_gbs = metrics_.gpoints_per_s * metrics_.bytes_per_point;
-    }
+    metrics_ = throughput_metrics(steps, sec, layout_.interior_points(), precision());
   }
 
   void reset() override {

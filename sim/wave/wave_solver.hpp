@@ -75,6 +75,20 @@ class WaveSolver {
 // read u^n once, read u^{n-1} once, write u^{n+1} once.
 inline double scheme_bytes_per_point(Precision p) { return 3.0 * bytes_of(p); }
 
+// Metrics of an advance of `steps` steps over `points` interior points that took `seconds`.
+inline SolverMetrics throughput_metrics(long long steps, double seconds, long long points, Precision p) {
+  SolverMetrics m;
+  m.last_advance_s = seconds;
+  m.last_steps = steps;
+  if (seconds > 0 && steps > 0) {
+    m.steps_per_s = steps / seconds;
+    m.gpoints_per_s = m.steps_per_s * points * 1e-9;
+    m.bytes_per_point = scheme_bytes_per_point(p);
+    m.achieved_gbs = m.gpoints_per_s * m.bytes_per_point;
+  }
+  return m;
+}
+
 // The halo a stencil needs: its radius (at least 1: the fixed boundary layer).
 inline int halo_for(const Stencil& s) { return s.radius < 1 ? 1 : s.radius; }
 
