@@ -46,7 +46,7 @@ TEST(BigStencilRegistry, EntriesExistWithBothPrecisions) {
 }
 
 TEST(BigStencilRegistry, LeggyKernelsRunLeggy1To8Only) {
-  for (const char* id : {"zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy"}) {
+  for (const char* id : {"ztile_leggy", "zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy"}) {
     const KernelVariant& v = kernel(id);
     for (int m = 1; m <= 8; ++m) EXPECT_TRUE(v.supports(make_stencil("leggy:" + std::to_string(m)))) << id << " M=" << m;
     EXPECT_TRUE(v.supports(make_stencil("7pt"))) << id;
@@ -62,13 +62,13 @@ TEST(BigStencilRegistry, LeggyKernelsRunLeggy1To8Only) {
 }
 
 // The solver takes the first supporting variant: for leggy:2..8 that must be the
-// fastest leggy kernel measured on the H200 (docs/benchmarks.md), in both precisions.
-TEST(BigStencilRegistry, DefaultLeggyKernelIsZvec) {
+// fastest leggy kernel measured on the H200 in float (docs/benchmarks.md).
+TEST(BigStencilRegistry, DefaultLeggyKernelIsZtile) {
   for (int m = 2; m <= 8; ++m)
     for (Precision p : {Precision::Float, Precision::Double}) {
       const auto v = KernelRegistry::instance().supporting(make_stencil("leggy:" + std::to_string(m)), p);
       ASSERT_FALSE(v.empty());
-      EXPECT_EQ(v.front()->id, "zvec_leggy") << "leggy:" << m << " " << to_string(p);
+      EXPECT_EQ(v.front()->id, "ztile_leggy") << "leggy:" << m << " " << to_string(p);
     }
 }
 
@@ -92,7 +92,7 @@ TEST(BigStencilRegistry, LaunchersRefuseUnsupportedStencilsBeforeTouchingTheDevi
   const Stencil box = test_stencil("hand:box27");
   const Stencil leggy9 = hand_leggy(9);
   const FieldLayout L = make_layout(8, 8, 8, 9, 4);
-  for (const char* id : {"zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy"}) {
+  for (const char* id : {"ztile_leggy", "zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy"}) {
     StepArgs<float> a{nullptr, nullptr, L, &box, 0.1};
     try {
       kernel(id).launch_float(a, LaunchOptions{kernel(id).default_block, true}, nullptr);
@@ -126,7 +126,7 @@ TEST(BigStencilRegistry, RadiusDispatchNamesTheAllowedRange) {
 TEST(BigStencilRegistry, FamilyMembersAreCoveredAsClaimed) {
   for (const auto& n : family_member_names(StencilFamily::Leggy, 20)) {
     const Stencil s = make_stencil(n);
-    for (const char* id : {"zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy", "kernelA"})
+    for (const char* id : {"ztile_leggy", "zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy", "kernelA"})
       EXPECT_TRUE(kernel(id).supports(s)) << id << " " << n;
     EXPECT_EQ(kernel("compact_tiled").supports(s), s.radius <= 4) << n;
   }
@@ -137,7 +137,7 @@ TEST(BigStencilRegistry, FamilyMembersAreCoveredAsClaimed) {
       EXPECT_TRUE(kernel("compact_tiled").supports(s)) << n << " (radius " << s.radius << ")";
       // Only the members that are 7-point stencils in disguise (srl, compact:1, box:1,0,0) are leggy.
       const bool leggy_shape = s.is_leggy() && s.size() == 6 * s.radius + 1;
-      for (const char* id : {"zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy"})
+      for (const char* id : {"ztile_leggy", "zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy"})
         EXPECT_EQ(kernel(id).supports(s), leggy_shape) << id << " on " << n;
     }
   }
