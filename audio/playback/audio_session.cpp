@@ -312,9 +312,10 @@ bool AudioSession::load_dry_wav(const std::string& path) {
   }
 }
 
-bool AudioSession::export_recording(const std::string& path, const ExportOptions& o) {
+bool AudioSession::export_clip(const std::string& path, const std::vector<std::vector<float>>& channels,
+                               double rate_hz, const ExportOptions& o) {
   try {
-    auto r = make_export_clip(recording_, sim_rate_hz_, o);
+    auto r = make_export_clip(channels, rate_hz, o);
     write_float_wav(path, r.clip);
     message_ = "wrote '" + path + "': " + std::to_string(r.clip.frames()) + " frames, " + r.note;
     return true;
@@ -324,20 +325,16 @@ bool AudioSession::export_recording(const std::string& path, const ExportOptions
   }
 }
 
+bool AudioSession::export_recording(const std::string& path, const ExportOptions& o) {
+  return export_clip(path, recording_, sim_rate_hz_, o);
+}
+
 bool AudioSession::export_impulse_response(const std::string& path, const ExportOptions& o) {
   if (!aural_.has_impulse_response()) {
     message_ = "no impulse response to export yet";
     return false;
   }
-  try {
-    auto r = make_export_clip(aural_.impulse_response(), aural_.impulse_response_rate_hz(), o);
-    write_float_wav(path, r.clip);
-    message_ = "wrote '" + path + "': " + std::to_string(r.clip.frames()) + " frames, " + r.note;
-    return true;
-  } catch (const std::exception& e) {
-    message_ = e.what();
-    return false;
-  }
+  return export_clip(path, aural_.impulse_response(), aural_.impulse_response_rate_hz(), o);
 }
 
 }  // namespace ws::audio

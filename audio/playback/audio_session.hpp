@@ -121,6 +121,9 @@ class AudioSession {
   void inject_device_failure_for_test() { controls_.inject_failure.store(true); }
 
  private:
+  // Writes channels (at rate_hz) as a float WAV through make_export_clip; sets message_.
+  bool export_clip(const std::string& path, const std::vector<std::vector<float>>& channels, double rate_hz,
+                   const ExportOptions& o);
   double now_s() const;
   size_t fill_frames() const { return ring_ ? ring_->read_available() / channels() : 0; }
   size_t target_frames() const { return (size_t)(settings_.target_fill_s * rate_hz_); }
