@@ -14,6 +14,7 @@ namespace {
 std::string block_text(const KernelVariant& v) {
   std::string s = std::to_string(v.default_block.x) + "x" + std::to_string(v.default_block.y);
   if (v.block_uses_z) s += "x" + std::to_string(v.default_block.z);
+  if (v.block_for) s += " (per stencil)";  // e.g. ztma_leggy: the block width follows the radius
   return s;
 }
 

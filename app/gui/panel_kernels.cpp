@@ -34,12 +34,13 @@ void variant_controls(GuiContext& ctx, CudaWaveSolver& cuda) {
       const bool selected = v->id == cur.id;
       if (ImGui::Selectable(v->name.c_str(), selected) && !selected) {
         LaunchOptions o = opt;
-        o.block = v->default_block;  // each design has its own natural block
+        o.block = preferred_block(*v, ctx.model().grid().stencil, cuda.precision());  // each design's own block
         ctx.pending.kernel = std::make_pair(v->id, o);
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (%s), default block %dx%dx%d", v->id.c_str(),
-                                                    v->family.c_str(), v->default_block.x, v->default_block.y,
-                                                    v->default_block.z);
+      if (ImGui::IsItemHovered()) {
+        const BlockShape b = preferred_block(*v, ctx.model().grid().stencil, cuda.precision());
+        ImGui::SetTooltip("%s (%s), block %dx%dx%d for this stencil", v->id.c_str(), v->family.c_str(), b.x, b.y, b.z);
+      }
     }
     ImGui::EndCombo();
   }

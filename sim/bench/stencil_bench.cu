@@ -108,7 +108,7 @@ void sweep_precision(const StencilBenchOptions& opt, const std::vector<BenchSten
       std::vector<StencilBenchRow> rows;
       for (const KernelVariant* v : cands) {
         try {
-          BlockShape block = v->default_block;
+          BlockShape block = preferred_block(*v, st, prec);
           if (opt.block_x > 0) block = BlockShape{opt.block_x, opt.block_y, v->block_uses_z ? opt.block_z : 1};
           const double sps =
               seconds_per_step<T>(*v, block, st, d, a.get(), b.get(), capacity, opt.steps, opt.reps, stream.get());

@@ -41,7 +41,7 @@ class CudaSolver final : public CudaWaveSolver {
     reset();
     const std::string id = kernel_id.empty() ? default_kernel_for(st, precision_of<T>()) : kernel_id;
     if (id.empty()) throw std::invalid_argument("no CUDA kernel supports stencil '" + st.name + "'");
-    set_kernel(id, LaunchOptions{KernelRegistry::instance().at(id).default_block, true});
+    set_kernel(id, LaunchOptions{preferred_block(KernelRegistry::instance().at(id), st, precision_of<T>()), true});
   }
 
   std::string backend() const override { return "cuda"; }

@@ -32,6 +32,10 @@ const KernelVariant& KernelRegistry::at(const std::string& id) const {
   throw std::invalid_argument("unknown kernel '" + id + "'; allowed: " + list);
 }
 
+BlockShape preferred_block(const KernelVariant& v, const Stencil& s, Precision p) {
+  return v.block_for ? v.block_for(s, p) : v.default_block;
+}
+
 std::vector<const KernelVariant*> KernelRegistry::supporting(const Stencil& s, Precision p) const {
   std::vector<const KernelVariant*> out;
   for (const auto& v : variants_)

@@ -43,6 +43,9 @@ struct KernelVariant {
   std::string stencils;    // which stencils it runs, for listings ("7pt")
   bool (*supports)(const Stencil&) = nullptr;
   BlockShape default_block;
+  // Kernels tuned per stencil (a compiled-in block width, say) give their block
+  // here; nullptr: default_block for every stencil. Use preferred_block().
+  BlockShape (*block_for)(const Stencil&, Precision) = nullptr;
   bool block_uses_z = true;  // whether block.z is meaningful (3-D tiling)
   bool has_readonly_toggle = true;
   LaunchFn<float> launch_float = nullptr;
@@ -52,6 +55,9 @@ struct KernelVariant {
     return p == Precision::Float ? launch_float != nullptr : launch_double != nullptr;
   }
 };
+
+// The block a kernel runs `s` with unless the user picks one.
+BlockShape preferred_block(const KernelVariant& v, const Stencil& s, Precision p);
 
 class KernelRegistry {
  public:

@@ -18,7 +18,7 @@ struct KernelCase {
 
 // The ids registered by sim/cuda/kernels/bigstencil_families.cpp.
 inline const std::vector<std::string>& bigstencil_kernel_ids() {
-  static const std::vector<std::string> ids{"zvec_leggy", "ztile_leggy", "zsweep_leggy", "zsweep_box", "regqueue_leggy", "compact_tiled", "kernelB", "pencils_leggy", "kernelA"};
+  static const std::vector<std::string> ids{"ztma_leggy", "zvec_leggy", "ztile_leggy", "zsweep_leggy", "zsweep_box", "regqueue_leggy", "compact_tiled", "kernelB", "pencils_leggy", "kernelA"};
   return ids;
 }
 

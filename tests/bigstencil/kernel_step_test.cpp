@@ -110,14 +110,21 @@ TEST_P(KernelStep, OneStepMatchesReferenceAndLeavesHaloAlone) {
   WS_REQUIRE_GPU();
   const KernelCase& c = GetParam();
   const KernelVariant& v = KernelRegistry::instance().at(c.kernel);
-  const LaunchOptions defaults{v.default_block, true};
+  const BlockShape pref = preferred_block(v, test_stencil(c.stencil), c.precision);
+  const LaunchOptions defaults{pref, true};
   const LaunchOptions odd{BlockShape{24, 5, v.block_uses_z ? 2 : 1}, false};
   // 30 wide: not a multiple of the 16-byte vector, for kernels with a vector-copy path.
   const LaunchOptions odd_unaligned{BlockShape{30, 4, 1}, true};
-  // Other families may restrict their blocks (e.g. halo-thread rims): the odd block is
-  // tried on the large-stencil kernels, whose launchers accept any block within their bounds.
   std::vector<LaunchOptions> runs{defaults};
-  if (is_bigstencil_kernel(c.kernel)) {
+  if (v.block_for) {
+    // A compiled-in block width (ztma_leggy): odd heights (partial warps, partial
+    // tiles at the grid's edge) and a single row.
+    runs.push_back({BlockShape{pref.x, 5, 1}, false});
+    runs.push_back({BlockShape{pref.x, 7, 1}, true});
+    runs.push_back({BlockShape{pref.x, 1, 1}, true});
+  } else if (is_bigstencil_kernel(c.kernel)) {
+    // Other families may restrict their blocks (e.g. halo-thread rims): the odd block is
+    // tried on the large-stencil kernels, whose launchers accept any block within their bounds.
     runs.push_back(odd);
     runs.push_back(odd_unaligned);
   }

@@ -46,7 +46,7 @@ TEST(BigStencilRegistry, EntriesExistWithBothPrecisions) {
 }
 
 TEST(BigStencilRegistry, LeggyKernelsRunLeggy1To8Only) {
-  for (const char* id : {"ztile_leggy", "zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy"}) {
+  for (const char* id : {"ztma_leggy", "ztile_leggy", "zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy"}) {
     const KernelVariant& v = kernel(id);
     for (int m = 1; m <= 8; ++m) EXPECT_TRUE(v.supports(make_stencil("leggy:" + std::to_string(m)))) << id << " M=" << m;
     EXPECT_TRUE(v.supports(make_stencil("7pt"))) << id;
@@ -61,15 +61,55 @@ TEST(BigStencilRegistry, LeggyKernelsRunLeggy1To8Only) {
   }
 }
 
-// The solver takes the first supporting variant: for leggy:2..8 that must be the
-// fastest leggy kernel measured on the H200 in float (docs/benchmarks.md).
-TEST(BigStencilRegistry, DefaultLeggyKernelIsZtile) {
+// The solver takes the first supporting variant: for every leggy stencil that must
+// be the fastest leggy kernel measured on the H200 in float (docs/benchmarks.md).
+TEST(BigStencilRegistry, DefaultLeggyKernelIsZtma) {
   for (int m = 2; m <= 8; ++m)
     for (Precision p : {Precision::Float, Precision::Double}) {
       const auto v = KernelRegistry::instance().supporting(make_stencil("leggy:" + std::to_string(m)), p);
       ASSERT_FALSE(v.empty());
-      EXPECT_EQ(v.front()->id, "ztile_leggy") << "leggy:" << m << " " << to_string(p);
+      EXPECT_EQ(v.front()->id, "ztma_leggy") << "leggy:" << m << " " << to_string(p);
     }
+}
+
+// ztma_leggy compiles its block width in: the preferred block follows the radius
+// (the H200 sweep's best), and any other width is refused with the allowed form
+// before the device is touched.
+TEST(BigStencilRegistry, ZtmaBlockFollowsTheRadiusAndOtherWidthsAreRefused) {
+  const KernelVariant& v = kernel("ztma_leggy");
+  ASSERT_NE(v.block_for, nullptr);
+  const BlockShape b1 = preferred_block(v, make_stencil("leggy:1"), Precision::Float);
+  const BlockShape b8 = preferred_block(v, make_stencil("leggy:8"), Precision::Float);
+  EXPECT_EQ(b1.x, 16);
+  EXPECT_EQ(b1.y, 16);
+  EXPECT_EQ(b8.x, 8);
+  EXPECT_EQ(b8.y, 32);
+  for (int m = 1; m <= 8; ++m)
+    for (Precision p : {Precision::Float, Precision::Double}) {
+      const BlockShape b = preferred_block(v, make_stencil("leggy:" + std::to_string(m)), p);
+      EXPECT_LE(b.threads(), 256) << m;
+      EXPECT_EQ(b.z, 1);
+    }
+  const Stencil l8 = make_stencil("leggy:8");
+  const FieldLayout L = make_layout(40, 40, 40, 8, 4);
+  StepArgs<float> a{nullptr, nullptr, L, &l8, 0.1};
+  try {
+    v.launch_float(a, LaunchOptions{{16, 16, 1}, true}, nullptr);
+    ADD_FAILURE() << "ztma_leggy accepted a 16-wide block for leggy:8 in float";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("allowed: 8xBY with BY = 1..32"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(v.launch_float(a, LaunchOptions{{8, 33, 1}, true}, nullptr), std::invalid_argument);
+  EXPECT_THROW(v.launch_float(a, LaunchOptions{{8, 0, 1}, true}, nullptr), std::invalid_argument);
+}
+
+// Kernels without a per-stencil block keep their default block everywhere.
+TEST(BigStencilRegistry, PreferredBlockIsTheDefaultWithoutBlockFor) {
+  const KernelVariant& v = kernel("ztile_leggy");
+  EXPECT_EQ(v.block_for, nullptr);
+  const BlockShape b = preferred_block(v, make_stencil("leggy:8"), Precision::Float);
+  EXPECT_EQ(b.x, v.default_block.x);
+  EXPECT_EQ(b.y, v.default_block.y);
 }
 
 TEST(BigStencilRegistry, CompactTiledRunsRadius1To4) {
@@ -92,7 +132,7 @@ TEST(BigStencilRegistry, LaunchersRefuseUnsupportedStencilsBeforeTouchingTheDevi
   const Stencil box = test_stencil("hand:box27");
   const Stencil leggy9 = hand_leggy(9);
   const FieldLayout L = make_layout(8, 8, 8, 9, 4);
-  for (const char* id : {"ztile_leggy", "zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy"}) {
+  for (const char* id : {"ztma_leggy", "ztile_leggy", "zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy"}) {
     StepArgs<float> a{nullptr, nullptr, L, &box, 0.1};
     try {
       kernel(id).launch_float(a, LaunchOptions{kernel(id).default_block, true}, nullptr);
@@ -126,7 +166,7 @@ TEST(BigStencilRegistry, RadiusDispatchNamesTheAllowedRange) {
 TEST(BigStencilRegistry, FamilyMembersAreCoveredAsClaimed) {
   for (const auto& n : family_member_names(StencilFamily::Leggy, 20)) {
     const Stencil s = make_stencil(n);
-    for (const char* id : {"ztile_leggy", "zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy", "kernelA"})
+    for (const char* id : {"ztma_leggy", "ztile_leggy", "zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy", "kernelA"})
       EXPECT_TRUE(kernel(id).supports(s)) << id << " " << n;
     EXPECT_EQ(kernel("compact_tiled").supports(s), s.radius <= 4) << n;
   }
@@ -137,7 +177,7 @@ TEST(BigStencilRegistry, FamilyMembersAreCoveredAsClaimed) {
       EXPECT_TRUE(kernel("compact_tiled").supports(s)) << n << " (radius " << s.radius << ")";
       // Only the members that are 7-point stencils in disguise (srl, compact:1, box:1,0,0) are leggy.
       const bool leggy_shape = s.is_leggy() && s.size() == 6 * s.radius + 1;
-      for (const char* id : {"ztile_leggy", "zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy"})
+      for (const char* id : {"ztma_leggy", "ztile_leggy", "zvec_leggy", "kernelB", "regqueue_leggy", "pencils_leggy"})
         EXPECT_EQ(kernel(id).supports(s), leggy_shape) << id << " on " << n;
     }
   }
