@@ -36,6 +36,11 @@ BlockShape preferred_block(const KernelVariant& v, const Stencil& s, Precision p
   return v.block_for ? v.block_for(s, p) : v.default_block;
 }
 
+BlockShape block_after_switch(const KernelVariant& v, const Stencil& s, Precision p, const BlockShape& current) {
+  if (v.block_error && !v.block_error(s, p, current).empty()) return preferred_block(v, s, p);
+  return current;
+}
+
 std::vector<const KernelVariant*> KernelRegistry::supporting(const Stencil& s, Precision p) const {
   std::vector<const KernelVariant*> out;
   for (const auto& v : variants_)

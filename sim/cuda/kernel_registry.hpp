@@ -46,6 +46,9 @@ struct KernelVariant {
   // Kernels tuned per stencil (a compiled-in block width, say) give their block
   // here; nullptr: default_block for every stencil. Use preferred_block().
   BlockShape (*block_for)(const Stencil&, Precision) = nullptr;
+  // Why this kernel cannot run `s` with a block ("" when it can), for kernels whose
+  // blocks are restricted beyond the generic bounds; nullptr: any block.
+  std::string (*block_error)(const Stencil&, Precision, const BlockShape&) = nullptr;
   bool block_uses_z = true;  // whether block.z is meaningful (3-D tiling)
   bool has_readonly_toggle = true;
   LaunchFn<float> launch_float = nullptr;
@@ -58,6 +61,11 @@ struct KernelVariant {
 
 // The block a kernel runs `s` with unless the user picks one.
 BlockShape preferred_block(const KernelVariant& v, const Stencil& s, Precision p);
+
+// The block to keep when the stencil or precision under a running kernel changes:
+// `current` if the kernel still accepts it, else its preferred block for the new pair
+// (ztma_leggy compiles its block width in per radius and precision).
+BlockShape block_after_switch(const KernelVariant& v, const Stencil& s, Precision p, const BlockShape& current);
 
 class KernelRegistry {
  public:

@@ -5,6 +5,7 @@
 
 #include "core/relayout.hpp"
 #include "cpu/cpu_solver.hpp"
+#include "cuda/kernel_registry.hpp"
 #include "cuda/device_info.hpp"
 #include "wave/scene_solids.hpp"
 
@@ -23,7 +24,12 @@ void WaveModel::build_solver(Precision p, const std::string& kernel_id, const La
   backend_note_ = backend.note;
   if (backend.use_cuda) {
     auto c = make_cuda_solver(p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s, kernel_id);
-    if (options) c->set_kernel(kernel_id.empty() ? c->kernel().id : kernel_id, *options);
+    if (options) {  // the running kernel's options; its block may not fit the new stencil or precision
+      const std::string id = kernel_id.empty() ? c->kernel().id : kernel_id;
+      LaunchOptions o = *options;
+      o.block = block_after_switch(KernelRegistry::instance().at(id), grid_.stencil, p, o.block);
+      c->set_kernel(id, o);
+    }
     next_cuda = c.get();
     next = std::move(c);
   }

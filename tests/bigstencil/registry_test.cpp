@@ -103,6 +103,28 @@ TEST(BigStencilRegistry, ZtmaBlockFollowsTheRadiusAndOtherWidthsAreRefused) {
   EXPECT_THROW(v.launch_float(a, LaunchOptions{{8, 0, 1}, true}, nullptr), std::invalid_argument);
 }
 
+// A switch of stencil or precision under ztma_leggy keeps a block it still accepts and
+// otherwise takes its preferred block for the new pair; other kernels keep any block.
+TEST(BigStencilRegistry, BlockAfterSwitchFollowsZtmaWidths) {
+  const KernelVariant& v = kernel("ztma_leggy");
+  ASSERT_NE(v.block_error, nullptr);
+  const Stencil l2 = make_stencil("leggy:2"), l6 = make_stencil("leggy:6"), l8 = make_stencil("leggy:8");
+  EXPECT_EQ(v.block_error(l8, Precision::Float, {8, 32, 1}), "");
+  EXPECT_NE(v.block_error(l8, Precision::Float, {16, 16, 1}).find("allowed: 8xBY"), std::string::npos);
+  EXPECT_NE(v.block_error(l8, Precision::Double, {8, 32, 1}).find("allowed: 16xBY"), std::string::npos);
+  const BlockShape to8 = block_after_switch(v, l8, Precision::Float, {16, 16, 1});
+  EXPECT_EQ(to8.x, 8);
+  EXPECT_EQ(to8.y, 32);
+  const BlockShape kept = block_after_switch(v, l6, Precision::Float, {8, 20, 1});
+  EXPECT_EQ(kept.x, 8);
+  EXPECT_EQ(kept.y, 20);
+  const BlockShape to2 = block_after_switch(v, l2, Precision::Float, {8, 20, 1});
+  EXPECT_EQ(to2.x, 16);
+  const BlockShape other = block_after_switch(kernel("ztile_leggy"), l8, Precision::Float, {24, 5, 1});
+  EXPECT_EQ(other.x, 24);
+  EXPECT_EQ(other.y, 5);
+}
+
 // Kernels without a per-stencil block keep their default block everywhere.
 TEST(BigStencilRegistry, PreferredBlockIsTheDefaultWithoutBlockFor) {
   const KernelVariant& v = kernel("ztile_leggy");

@@ -92,3 +92,52 @@ TEST(CudaSolver, GridLargerThanMemoryNamesTheLargestThatFits) {
 
 }  // namespace
 }  // namespace ws
+
+#include "scene_builders.hpp"
+#include "wave/wave_model.hpp"
+
+namespace ws {
+namespace {
+
+// ztma_leggy compiles its block width in per radius and precision: switching the
+// stencil or the precision under it must move to a block it accepts (and keep a
+// user's block it still accepts), and a block it refuses must be refused when it
+// is set, with the running kernel kept.
+TEST(CudaModel, SwitchesUnderZtmaKeepABlockItAccepts) {
+  WS_REQUIRE_GPU();
+  WaveScene s = testing::cube_scene(1.0, 8000.0, Precision::Float);
+  s.stencil = "leggy:2";
+  s.courant_fraction = 0.5;
+  s.sources.push_back({{0.5, 0.5, 0.5}, {SignalKind::RaisedCosine, 1.0, 2e-3, 0.0, 0.0}});
+  s.receivers.push_back({"r", {0.7, 0.5, 0.5}});
+  WaveModel m(s, BackendChoice::Cuda);
+  ASSERT_NE(m.cuda(), nullptr);
+  ASSERT_EQ(m.cuda()->kernel().id, "ztma_leggy");
+  EXPECT_EQ(m.cuda()->launch_options().block.x, 16);
+  m.advance(5);
+  m.set_stencil("leggy:8");  // float, M = 8: blocks 8 x BY
+  EXPECT_EQ(m.cuda()->kernel().id, "ztma_leggy");
+  EXPECT_EQ(m.cuda()->launch_options().block.x, 8);
+  EXPECT_EQ(m.cuda()->launch_options().block.y, 32);
+  m.advance(5);
+  m.set_kernel("ztma_leggy", LaunchOptions{{8, 20, 1}, true});  // a user's block, kept below
+  m.set_stencil("leggy:6");
+  EXPECT_EQ(m.cuda()->launch_options().block.y, 20);
+  m.advance(5);
+  m.set_precision(Precision::Double);  // double: blocks 16 x BY
+  EXPECT_EQ(m.cuda()->launch_options().block.x, 16);
+  m.advance(5);
+  try {
+    m.set_kernel("ztma_leggy", LaunchOptions{{8, 32, 1}, true});
+    ADD_FAILURE() << "a block of the wrong width was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("allowed: 16xBY"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(m.cuda()->launch_options().block.x, 16);
+  m.advance(5);
+  EXPECT_EQ(m.step(), 25);
+  for (double v : m.receiver_history()[0]) EXPECT_TRUE(std::isfinite(v));
+}
+
+}  // namespace
+}  // namespace ws

@@ -24,7 +24,9 @@
 //
 // Measured on the H200 (float, 1e9 points): 75.7% of the copy roofline at M = 4,
 // 48.8% at M = 8 (zvec_leggy 66% / 40%, regqueue_leggy 44% / 33%). What limits it,
-// and what was tried: docs/benchmarks.md, "Leggy stencils, second round".
+// and what was tried: docs/benchmarks.md, "Leggy stencils, second round". Its
+// successor ztma_leggy.cu (TMA copies, block width compiled in) is the default
+// now; this kernel stays registered because it takes any block.
 
 #include <algorithm>
 #include <cstdint>

@@ -204,6 +204,10 @@ __global__ void __launch_bounds__(kTmMaxThreads, MINB)
     if (++slot_p == S) slot_p = 0;
     const int k = p - M;
     if (k < k0) return;  // priming the queue (uniform across the block)
+    // Past the grid's edge (the last tile row, e.g. 1 of 32 rows when ny = 993):
+    // nothing to compute. Whole warps skip the arithmetic, so such blocks cost
+    // little more than their copies and barriers (measured +1-2% at 1e9 points).
+    if (!row_in) return;
     auto Q = [&](int d) -> const P& {
       if constexpr (U == 0) return q[(d + u + 1) % D];
       else return q[u + d];
@@ -237,18 +241,16 @@ __global__ void __launch_bounds__(kTmMaxThreads, MINB)
       for (int l = 0; l < N; ++l)
         acc[l] += c.w[m] * (((xat(l, -m) + xat(l, m)) + (s.v[l] + n.v[l])) + (Q(M - m).v[l] + Q(M + m).v[l]));
     }
-    if (row_in) {
-      if (full) {
-        using Vt = typename TmVec<T, N>::type;
-        Vt x;
-        if constexpr (N == 2) x.x = acc[0], x.y = acc[1];
-        else x.x = acc[0], x.y = acc[1], x.z = acc[2], x.w = acc[3];
-        *reinterpret_cast<Vt*>(out_k) = x;
-      } else {
+    if (full) {
+      using Vt = typename TmVec<T, N>::type;
+      Vt x;
+      if constexpr (N == 2) x.x = acc[0], x.y = acc[1];
+      else x.x = acc[0], x.y = acc[1], x.z = acc[2], x.w = acc[3];
+      *reinterpret_cast<Vt*>(out_k) = x;
+    } else {
 #pragma unroll
-        for (int l = 0; l < N; ++l)
-          if (i + l < L.nx) out_k[l] = acc[l];  // never the halo beyond the interior
-      }
+      for (int l = 0; l < N; ++l)
+        if (i + l < L.nx) out_k[l] = acc[l];  // never the halo beyond the interior
     }
     out_k += plane;
   };
@@ -286,6 +288,29 @@ BlockShape ztma_block_for(const Stencil& s, Precision p) {
   return b;
 }
 
+// "" when `b` runs `s` in precision `p`, else why not and what is allowed: the width is
+// compiled in, the height bounded by the thread limit and the TMA box (256 rows).
+template <class T, int M>
+std::string ztma_block_error_for(const Stencil& s, const BlockShape& b) {
+  using Cfg = TmConfig<T, M>;
+  const int max_by = std::min(kTmMaxThreads / Cfg::BX, 256 - 2 * M);
+  if (b.x == Cfg::BX && b.z == 1 && b.y >= 1 && b.y <= max_by) return "";
+  return "block " + std::to_string(b.x) + "x" + std::to_string(b.y) + "x" + std::to_string(b.z) +
+         " is not allowed for " + s.name + " in " + to_string(precision_of<T>()) + "; allowed: " +
+         std::to_string(Cfg::BX) + "xBY with BY = 1.." + std::to_string(max_by) + " (default " +
+         std::to_string(Cfg::BX) + "x" + std::to_string(Cfg::BY) + ")";
+}
+
+std::string ztma_block_error(const Stencil& s, Precision p, const BlockShape& b) {
+  if (!supports_leggy_1_to_8(s)) return "";  // not this kernel's stencil: refused elsewhere
+  std::string why;
+  dispatch_leggy_radius(s.radius, "ztma_leggy", [&](auto mc) {
+    constexpr int M = decltype(mc)::value;
+    why = p == Precision::Float ? ztma_block_error_for<float, M>(s, b) : ztma_block_error_for<double, M>(s, b);
+  });
+  return why;
+}
+
 template <class T>
 void launch_ztma_leggy(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
   const char* name = "ztma_leggy (TMA plane ring, leggy)";
@@ -297,13 +322,8 @@ void launch_ztma_leggy(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_
     using Geom = TmGeom<T, M, Cfg::N, Cfg::BX>;
     // The block width is compiled in (immediate shared-memory offsets); the height
     // is free up to the thread bound and the TMA box limit (256 rows).
-    const int max_by = std::min(kTmMaxThreads / Cfg::BX, 256 - 2 * M);
-    if (o.block.x != Cfg::BX || o.block.z != 1 || o.block.y < 1 || o.block.y > max_by)
-      throw std::invalid_argument(std::string(name) + ": block " + std::to_string(o.block.x) + "x" +
-                                  std::to_string(o.block.y) + "x" + std::to_string(o.block.z) + " is not allowed for " +
-                                  a.stencil->name + " in " + to_string(precision_of<T>()) + "; allowed: " +
-                                  std::to_string(Cfg::BX) + "xBY with BY = 1.." + std::to_string(max_by) +
-                                  " (default " + std::to_string(Cfg::BX) + "x" + std::to_string(Cfg::BY) + ")");
+    const std::string why = ztma_block_error_for<T, M>(*a.stencil, o.block);
+    if (!why.empty()) throw std::invalid_argument(std::string(name) + ": " + why);
     big::check_halo_and_block(L, M, BlockShape{o.block.x, o.block.y, 1}, name, kTmMaxThreads);
     if (L.x0 < Geom::A)  // never for make_layout (x0 >= 128 bytes); guards hand-made layouts
       throw std::invalid_argument(std::string(name) + ": layout x0 = " + std::to_string(L.x0) +
@@ -340,6 +360,7 @@ void register_ztma_leggy_kernels(KernelRegistry& r) {
   v.supports = supports_leggy_1_to_8;
   v.default_block = {16, 16, 1};
   v.block_for = ztma_block_for;
+  v.block_error = ztma_block_error;
   v.block_uses_z = false;
   v.has_readonly_toggle = false;
   v.launch_float = launch_ztma_leggy<float>;
