@@ -59,10 +59,6 @@ CUtensorMap make_plane_box_map(const void* base, int element_bytes, const FieldL
   return map;
 }
 
-}  // namespace ws
-
-namespace ws {
-
 const CUtensorMap& cached_plane_box_map(const void* base, int element_bytes, const FieldLayout& L, int box_x,
                                         int box_y) {
   struct Entry {

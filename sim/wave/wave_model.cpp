@@ -5,8 +5,8 @@
 
 #include "core/relayout.hpp"
 #include "cpu/cpu_solver.hpp"
-#include "cuda/kernel_registry.hpp"
 #include "cuda/device_info.hpp"
+#include "cuda/kernel_registry.hpp"
 #include "wave/scene_solids.hpp"
 
 namespace ws {
