@@ -1,6 +1,6 @@
 #pragma once
 // Hopper's tensor memory accelerator (TMA) for the z-streaming kernels: a 3-D
-// tensor map over a padded field (host side) and the PTX a kernel needs to load
+// tensor map over a field's interior (host side) and the PTX a kernel needs to load
 // an xy box of one plane into shared memory, completing on an mbarrier.
 //
 // One thread issues a whole box (cp.async.bulk.tensor): the copy costs no
@@ -19,16 +19,17 @@ namespace ws {
 // True when the current device has TMA (compute capability 9.0 or newer).
 bool device_has_tma();
 
-// A tiled tensor map over the whole padded array of `L` (x = pitch, y = rows with
-// halo, z = planes with halo) with a box of box_x x box_y x 1 elements. Throws
+// A tiled tensor map over the interior of `L` (x, y, z = interior coordinates,
+// which a box may leave: the TMA fills what lies outside with zeros, the value
+// of the halo) with a box of box_x x box_y x 1 elements. Throws
 // std::invalid_argument naming the box when the driver refuses it (box sides
 // <= 256, box_x * element size a multiple of 16 bytes).
-CUtensorMap make_plane_box_map(const void* base, int element_bytes, const FieldLayout& L, int box_x, int box_y);
+CUtensorMap make_interior_box_map(const void* base, int element_bytes, const FieldLayout& L, int box_x, int box_y);
 
 // The same map from a small per-thread cache keyed by (base, layout, box): a
 // solver alternates two arrays, so encoding (a driver call) happens once per
 // array instead of on every step.
-const CUtensorMap& cached_plane_box_map(const void* base, int element_bytes, const FieldLayout& L, int box_x,
+const CUtensorMap& cached_interior_box_map(const void* base, int element_bytes, const FieldLayout& L, int box_x,
                                         int box_y);
 
 #if defined(__CUDACC__)
