@@ -37,6 +37,7 @@
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/bigstencil_launch.hpp"
 #include "cuda/kernels/leggy_common.hpp"
+#include "cuda/kernels/leggy_vec.cuh"
 
 namespace ws {
 
@@ -59,26 +60,6 @@ __device__ __forceinline__ void cp_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(K) : "memory");
 }
 
-template <class T, int N> struct ZtVec;
-template <> struct ZtVec<float, 2> { using type = float2; };
-template <> struct ZtVec<float, 4> { using type = float4; };
-template <> struct ZtVec<double, 2> { using type = double2; };
-
-template <class T, int N>
-struct ZtPack {
-  T v[N];
-};
-
-template <class T, int N>
-__device__ __forceinline__ ZtPack<T, N> lds(const T* p) {
-  using V = typename ZtVec<T, N>::type;
-  const V x = *reinterpret_cast<const V*>(p);
-  ZtPack<T, N> r;
-  if constexpr (N == 2) r.v[0] = x.x, r.v[1] = x.y;
-  else r.v[0] = x.x, r.v[1] = x.y, r.v[2] = x.z, r.v[3] = x.w;
-  return r;
-}
-
 template <class T>
 struct ZtGeom {
   static constexpr int V = 16 / (int)sizeof(T);  // elements per 16-byte chunk
@@ -92,12 +73,6 @@ struct ZtGeom {
   }
 };
 
-// 16-byte chunks of one plane's copies for a block of bxe x by outputs.
-inline int zt_chunks(int M, int bxe, int by, int V) {
-  const int A = (M + V - 1) / V * V;
-  return by * ((bxe + 2 * A) / V) + 2 * M * (bxe / V) + by * (bxe / V);
-}
-
 template <class T, int M, int N>
 size_t zt_smem_bytes(int bx, int by) {
   const ZtGeom<T> g(M, bx * N, by);
@@ -110,7 +85,7 @@ __global__ void __launch_bounds__(kZtMaxThreads, sizeof(T) == 4 ? 2 : 1)
   constexpr int S = M + 1 + kAhead, PR = kAhead + 1, D = 2 * M + 1;
   constexpr int V = ZtGeom<T>::V;
   constexpr int XV = (M + N - 1) / N;
-  using P = ZtPack<T, N>;
+  using P = lv::Pack<T, N>;
   const int bx = blockDim.x, by = blockDim.y, tx = threadIdx.x, ty = threadIdx.y;
   const int tid = ty * bx + tx, nthreads = bx * by;
   const int bxe = bx * N;  // outputs of a block row
@@ -254,7 +229,7 @@ __global__ void __launch_bounds__(kZtMaxThreads, sizeof(T) == 4 ? 2 : 1)
     cp_wait<kAhead - 1>();  // this thread's copies of plane p have landed
     __syncthreads();                    // everyone's have; everyone is done with plane p - S
     issue();                            // plane p + P
-    q[u] = lds<T, N>(ring + slot_p * ts + own);  // plane p enters: logical D - 1
+    q[u] = lv::ld<T, N>(ring + slot_p * ts + own);  // plane p enters: logical D - 1
     const int slot_k = slot_p >= M ? slot_p - M : slot_p + S - M;
     if (++slot_p == S) slot_p = 0;
     const int k = p - M;
@@ -264,45 +239,16 @@ __global__ void __launch_bounds__(kZtMaxThreads, sizeof(T) == 4 ? 2 : 1)
       P xl[XV], xr[XV];  // xl[v]: x = i - (XV - v) N ..; xr[v]: x = i + (v + 1) N ..
 #pragma unroll
       for (int v = 0; v < XV; ++v) {
-        xl[v] = lds<T, N>(tk - (XV - v) * N);
-        xr[v] = lds<T, N>(tk + (v + 1) * N);
+        xl[v] = lv::ld<T, N>(tk - (XV - v) * N);
+        xr[v] = lv::ld<T, N>(tk + (v + 1) * N);
       }
-      auto xat = [&](int lane, int s) -> T {  // element x = i + lane + s; compile-time lane, s
-        const int e = lane + s;
-        if (e < 0) {
-          const int idx = e + XV * N;
-          return xl[idx / N].v[idx % N];
-        }
-        if (e < N) return Q(M).v[e];
-        const int idx = e - N;
-        return xr[idx / N].v[idx % N];
-      };
-      const P pv = lds<T, N>(prv + slot_pv * ps + ty * bxe + tx * N);
+      const P pv = lv::ld<T, N>(prv + slot_pv * ps + ty * bxe + tx * N);
       if (++slot_pv == PR) slot_pv = 0;
       T acc[N];
-#pragma unroll
-      for (int l = 0; l < N; ++l) acc[l] = c.c0 * Q(M).v[l] - pv.v[l];
-#pragma unroll
-      for (int m = 1; m <= M; ++m) {
-        const P s = lds<T, N>(tk - m * tw), n = lds<T, N>(tk + m * tw);
-#pragma unroll
-        for (int l = 0; l < N; ++l)
-          acc[l] += c.w[m] * (((xat(l, -m) + xat(l, m)) + (s.v[l] + n.v[l])) + (Q(M - m).v[l] + Q(M + m).v[l]));
-      }
-      if (row_in) {
-        T* o = out_k;
-        if (full) {
-          using Vt = typename ZtVec<T, N>::type;
-          Vt x;
-          if constexpr (N == 2) x.x = acc[0], x.y = acc[1];
-          else x.x = acc[0], x.y = acc[1], x.z = acc[2], x.w = acc[3];
-          *reinterpret_cast<Vt*>(o) = x;
-        } else {
-#pragma unroll
-          for (int l = 0; l < N; ++l)
-            if (i + l < L.nx) o[l] = acc[l];  // never the halo beyond the interior
-        }
-      }
+      lv::leggy_update<T, N, M, XV>(
+          acc, c, xl, xr, pv,
+          [&](int m) { return lv::LegPair<T, N>{lv::ld<T, N>(tk - m * tw), lv::ld<T, N>(tk + m * tw)}; }, Q);
+      if (row_in) lv::store<T, N>(out_k, acc, i, L.nx, full);
       out_k += plane;
     }
   };

@@ -48,6 +48,7 @@
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/bigstencil_launch.hpp"
 #include "cuda/kernels/leggy_common.hpp"
+#include "cuda/kernels/leggy_vec.cuh"
 #include "cuda/kernels/z_chunk_plan.hpp"
 #include "cuda/tma.hpp"
 
@@ -73,30 +74,6 @@ struct TmConfig {
   static constexpr int MINB = is_float ? (M <= 3 ? 3 : 2) : 2;
   static constexpr int U = M <= 4 ? 0 : 4;
 };
-
-template <class T, int N> struct TmVec;
-template <> struct TmVec<float, 4> { using type = float4; };
-template <> struct TmVec<double, 2> { using type = double2; };
-
-template <class T, int N>
-struct TmPack {
-  T v[N];
-};
-
-template <class T, int N>
-__device__ __forceinline__ TmPack<T, N> tm_lds(const T* p) {
-  using V = typename TmVec<T, N>::type;
-  const V x = *reinterpret_cast<const V*>(p);
-  TmPack<T, N> r;
-  if constexpr (N == 2) r.v[0] = x.x, r.v[1] = x.y;
-  else r.v[0] = x.x, r.v[1] = x.y, r.v[2] = x.z, r.v[3] = x.w;
-  return r;
-}
-
-template <class F, int... Is>
-__device__ __forceinline__ void tm_unroll(std::integer_sequence<int, Is...>, F&& f) {
-  (f(std::integral_constant<int, Is>{}), ...);
-}
 
 // Tile geometry shared by the host (shared-memory size, box sizes) and the kernel.
 template <class T, int M, int N, int BX>
@@ -126,7 +103,7 @@ __global__ void __launch_bounds__(kTmMaxThreads, MINB)
   constexpr int S = Geom::S, PR = Geom::PR, D = 2 * M + 1, TW = Geom::TW, A = Geom::A, BXE = Geom::BXE;
   constexpr int XV = (M + N - 1) / N;           // x-leg vectors on each side
   constexpr int LQ = U == 0 ? D : D + U - 1;    // queue registers (vectors)
-  using P = TmPack<T, N>;
+  using P = lv::Pack<T, N>;
   const int by = blockDim.y, tx = threadIdx.x, ty = threadIdx.y;
   const int tid = ty * BX + tx;
   const Geom g(by);
@@ -213,7 +190,7 @@ __global__ void __launch_bounds__(kTmMaxThreads, MINB)
     // Queue entry of plane p: rotating (U == 0) it is register u, logical entry d at
     // (d + u + 1) % D; shifting, plane p enters at D - 1 + u and d is at u + d.
     constexpr int entry = U == 0 ? u : D - 1 + u;
-    q[entry] = tm_lds<T, N>(own + slot_p * ts);
+    q[entry] = lv::ld<T, N>(own + slot_p * ts);
     const int slot_k = slot_p >= M ? slot_p - M : slot_p + S - M;
     if (++slot_p == S) slot_p = 0;
     const int k = p - M;
@@ -228,56 +205,31 @@ __global__ void __launch_bounds__(kTmMaxThreads, MINB)
     P xl[XV], xr[XV];  // xl[v]: x = i - (XV - v) N ..; xr[v]: x = i + (v + 1) N ..
 #pragma unroll
     for (int v = 0; v < XV; ++v) {
-      xl[v] = tm_lds<T, N>(tk - (XV - v) * N);
-      xr[v] = tm_lds<T, N>(tk + (v + 1) * N);
+      xl[v] = lv::ld<T, N>(tk - (XV - v) * N);
+      xr[v] = lv::ld<T, N>(tk + (v + 1) * N);
     }
-    auto xat = [&](int lane, int s) -> T {  // element x = i + lane + s (compile-time lane, s)
-      const int e = lane + s;
-      if (e < 0) {
-        const int idx = e + XV * N;
-        return xl[idx / N].v[idx % N];
-      }
-      if (e < N) return Q(M).v[e];
-      const int idx = e - N;
-      return xr[idx / N].v[idx % N];
-    };
-    const P pv = tm_lds<T, N>(own_pv + slot_pv * ps);
+    const P pv = lv::ld<T, N>(own_pv + slot_pv * ps);
     if (++slot_pv == PR) slot_pv = 0;
     T acc[N];
-#pragma unroll
-    for (int l = 0; l < N; ++l) acc[l] = c.c0 * Q(M).v[l] - pv.v[l];
-#pragma unroll
-    for (int m = 1; m <= M; ++m) {
-      const P s = tm_lds<T, N>(tk - m * TW), n = tm_lds<T, N>(tk + m * TW);  // immediates: TW is constexpr
-#pragma unroll
-      for (int l = 0; l < N; ++l)
-        acc[l] += c.w[m] * (((xat(l, -m) + xat(l, m)) + (s.v[l] + n.v[l])) + (Q(M - m).v[l] + Q(M + m).v[l]));
-    }
-    if (full) {
-      using Vt = typename TmVec<T, N>::type;
-      Vt x;
-      if constexpr (N == 2) x.x = acc[0], x.y = acc[1];
-      else x.x = acc[0], x.y = acc[1], x.z = acc[2], x.w = acc[3];
-      *reinterpret_cast<Vt*>(out_k) = x;
-    } else {
-#pragma unroll
-      for (int l = 0; l < N; ++l)
-        if (i + l < L.nx) out_k[l] = acc[l];  // never the halo beyond the interior
-    }
+    lv::leggy_update<T, N, M, XV>(
+        acc, c, xl, xr, pv,
+        [&](int m) { return lv::LegPair<T, N>{lv::ld<T, N>(tk - m * TW), lv::ld<T, N>(tk + m * TW)}; },  // immediates
+        Q);
+    lv::store<T, N>(out_k, acc, i, L.nx, full);
     out_k += plane;
   };
 
   if constexpr (U == 0) {
 #pragma unroll 1
     for (int pb = pbeg; pb < pend; pb += D)
-      tm_unroll(std::make_integer_sequence<int, D>{}, [&](auto uc) {
+      lv::unroll(std::make_integer_sequence<int, D>{}, [&](auto uc) {
         constexpr int u = decltype(uc)::value;
         if (u == 0 || pb + u < pend) step(pb + u, uc);
       });
   } else {
 #pragma unroll 1
     for (int pb = pbeg; pb < pend; pb += U) {
-      tm_unroll(std::make_integer_sequence<int, U>{}, [&](auto uc) {
+      lv::unroll(std::make_integer_sequence<int, U>{}, [&](auto uc) {
         constexpr int u = decltype(uc)::value;
         if (u == 0 || pb + u < pend) step(pb + u, uc);
       });

@@ -37,6 +37,7 @@
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/bigstencil_launch.hpp"
 #include "cuda/kernels/leggy_common.hpp"
+#include "cuda/kernels/leggy_vec.cuh"
 
 namespace ws {
 
@@ -44,52 +45,12 @@ namespace {
 
 constexpr int kZvMaxThreads = 256;
 
-// Aligned vector of N elements (8 or 16 bytes) and its unpacked form.
-template <class T, int N> struct VecT;
-template <> struct VecT<float, 2> { using type = float2; };
-template <> struct VecT<float, 4> { using type = float4; };
-template <> struct VecT<double, 2> { using type = double2; };
-
-template <class T, int N>
-struct Pack {
-  T v[N];
-};
-
-template <class T, int N, class V>
-__device__ __forceinline__ Pack<T, N> unpack(const V& x) {
-  Pack<T, N> r;
-  if constexpr (N == 2) r.v[0] = x.x, r.v[1] = x.y;
-  else r.v[0] = x.x, r.v[1] = x.y, r.v[2] = x.z, r.v[3] = x.w;
-  return r;
-}
-
-template <class T, int N>
-__device__ __forceinline__ Pack<T, N> ldv(const T* p) {  // u^n: read-only path, cached in L1
-  using V = typename VecT<T, N>::type;
-  return unpack<T, N>(__ldg(reinterpret_cast<const V*>(p)));
-}
-
-template <class T, int N>
-__device__ __forceinline__ Pack<T, N> ldv_stream(const T* p) {  // u^{n-1}: read once, evict first
-  using V = typename VecT<T, N>::type;
-  return unpack<T, N>(__ldcs(reinterpret_cast<const V*>(p)));
-}
-
-template <class T, int N>
-__device__ __forceinline__ void stv(T* p, const T (&a)[N]) {
-  using V = typename VecT<T, N>::type;
-  V x;
-  if constexpr (N == 2) x.x = a[0], x.y = a[1];
-  else x.x = a[0], x.y = a[1], x.z = a[2], x.w = a[3];
-  *reinterpret_cast<V*>(p) = x;
-}
-
 template <class T, int M, int N, int MINB>
 __global__ void __launch_bounds__(kZvMaxThreads, MINB)
     zvec_leggy_kernel(T* __restrict__ un, const T* __restrict__ uc, FieldLayout L, LeggyCoeffs<T> c, int chunk) {
   constexpr int XV = (M + N - 1) / N;  // vectors of x apron on each side
   constexpr int D = 2 * M + 1;
-  using P = Pack<T, N>;
+  using P = lv::Pack<T, N>;
   const int i = (blockIdx.x * blockDim.x + threadIdx.x) * N;
   const int j = blockIdx.y * blockDim.y + threadIdx.y;
   if (i >= L.nx || j >= L.ny) return;  // no barriers: idle threads leave
@@ -103,54 +64,33 @@ __global__ void __launch_bounds__(kZvMaxThreads, MINB)
 
   P q[D];  // q[d] = u^n at plane k - M + d
 #pragma unroll
-  for (int d = 0; d < D; ++d) q[d] = ldv<T, N>(cp + (int64_t)(d - M) * plane);
-  P prev = ldv_stream<T, N>(op);
+  for (int d = 0; d < D; ++d) q[d] = lv::ldg<T, N>(cp + (int64_t)(d - M) * plane);
+  P prev = lv::ldcs<T, N>(op);
   for (int k = k0; k < k1; ++k) {
     const bool more = k + 1 < k1;
     P ahead, prev_next;
     if (more) {  // plane k + M + 1 <= k1 + M <= nz - 1 + M: inside the halo
-      ahead = ldv<T, N>(cp + (int64_t)(M + 1) * plane);
-      prev_next = ldv_stream<T, N>(op + plane);
+      ahead = lv::ldg<T, N>(cp + (int64_t)(M + 1) * plane);
+      prev_next = lv::ldcs<T, N>(op + plane);
     }
     P xl[XV], xr[XV];  // xl[v]: x = i - (XV - v) N ..; xr[v]: x = i + (v + 1) N ..
 #pragma unroll
     for (int v = 0; v < XV; ++v) {
-      xl[v] = ldv<T, N>(cp - (XV - v) * N);
+      xl[v] = lv::ldg<T, N>(cp - (XV - v) * N);
       // A right vector starting at or past nx + M feeds no output (and might pass the
       // end of the row, and of the array on its last row): not loaded. One starting
       // before nx + M ends inside the padded row (aligned, pitch a multiple of N).
-      if (i + (v + 1) * N < L.nx + M) xr[v] = ldv<T, N>(cp + (v + 1) * N);
+      if (i + (v + 1) * N < L.nx + M) xr[v] = lv::ldg<T, N>(cp + (v + 1) * N);
       else
 #pragma unroll
         for (int l = 0; l < N; ++l) xr[v].v[l] = T(0);
     }
-    auto xat = [&](int lane, int s) -> T {  // element x = i + lane + s; compile-time lane, s
-      const int e = lane + s;
-      if (e < 0) {
-        const int idx = e + XV * N;
-        return xl[idx / N].v[idx % N];
-      }
-      if (e < N) return q[M].v[e];
-      const int idx = e - N;
-      return xr[idx / N].v[idx % N];
-    };
     T acc[N];
-#pragma unroll
-    for (int l = 0; l < N; ++l) acc[l] = c.c0 * q[M].v[l] - prev.v[l];
-#pragma unroll
-    for (int m = 1; m <= M; ++m) {
-      const P s = ldv<T, N>(cp - m * pitch), n = ldv<T, N>(cp + m * pitch);
-#pragma unroll
-      for (int l = 0; l < N; ++l)
-        acc[l] += c.w[m] * (((xat(l, -m) + xat(l, m)) + (s.v[l] + n.v[l])) + (q[M - m].v[l] + q[M + m].v[l]));
-    }
-    if (full) {
-      stv<T, N>(op, acc);
-    } else {
-#pragma unroll
-      for (int l = 0; l < N; ++l)
-        if (i + l < L.nx) op[l] = acc[l];  // never the halo beyond the interior
-    }
+    lv::leggy_update<T, N, M, XV>(
+        acc, c, xl, xr, prev,
+        [&](int m) { return lv::LegPair<T, N>{lv::ldg<T, N>(cp - m * pitch), lv::ldg<T, N>(cp + m * pitch)}; },
+        [&](int d) -> const P& { return q[d]; });
+    lv::store<T, N>(op, acc, i, L.nx, full);
 #pragma unroll
     for (int d = 0; d < D - 1; ++d) q[d] = q[d + 1];
     if (more) {
