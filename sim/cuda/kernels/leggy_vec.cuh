@@ -6,7 +6,7 @@
 //
 // Everything is force-inlined and indexed by values that are compile-time after
 // unrolling, so the packs live in registers; the update keeps one order of
-// additions, which is the CPU reference's (tests compare to it bit-closely).
+// additions in every kernel (the tests compare each with the CPU reference).
 #include <cuda_runtime.h>
 
 #include <utility>
