@@ -11,20 +11,12 @@
 
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/launch_geometry.hpp"
 
 namespace ws::big {
 
 // Multiprocessors of the current device (queried once per device id).
-inline int sm_count() {
-  static thread_local int cached_dev = -1, cached_sms = 0;
-  int dev = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
-  if (dev != cached_dev) {
-    CUDA_CHECK(cudaDeviceGetAttribute(&cached_sms, cudaDevAttrMultiProcessorCount, dev));
-    cached_dev = dev;
-  }
-  return std::max(1, cached_sms);
-}
+inline int sm_count() { return device_sm_count(); }
 
 // The z-streaming kernels (register queue, ring of planes) give each block a
 // column of planes. A 512^2 xy extent already yields ~1000 blocks, but a small
@@ -41,18 +33,12 @@ inline int z_chunk_planes(int nz, long long xy_blocks, int min_planes) {
 }
 
 // Dynamic shared memory above 48 KiB needs an explicit opt-in per kernel; throws
-// with the numbers when even the opt-in limit is too small.
+// std::invalid_argument with the numbers when even the opt-in limit is too small.
+// The limit and the attribute are cached (allow_dynamic_smem), so launchers call
+// this on every step at no driver cost.
 template <class Kernel>
 void set_dynamic_smem(Kernel kernel, size_t bytes, const char* kernel_name) {
-  int dev = 0, optin = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
-  CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  if (bytes > (size_t)optin)
-    throw std::invalid_argument(std::string(kernel_name) + ": this block and stencil need " + std::to_string(bytes) +
-                                " bytes of shared memory, the device allows " + std::to_string(optin) +
-                                " per block; use a smaller block");
-  if (bytes > 48 * 1024)
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+  allow_dynamic_smem(reinterpret_cast<const void*>(kernel), bytes, kernel_name);
 }
 
 // The common preconditions of every launch: halo >= radius, block within the

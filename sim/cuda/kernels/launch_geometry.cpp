@@ -5,6 +5,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #include "core/cuda_check.hpp"
 
@@ -28,14 +29,28 @@ void require_block_at_least(const LaunchOptions& o, int min_x, int min_y, const 
 void allow_dynamic_smem(const void* kernel, size_t bytes, const std::string& kernel_id) {
   constexpr size_t kDefaultLimit = 48 * 1024;
   if (bytes <= kDefaultLimit) return;
-  int dev = 0, optin = 0;
+  // Launchers call this on every step: the opt-in limit is queried once per device and
+  // the attribute raised once per (device, kernel) and size, not per step.
+  static std::mutex m;
+  static std::map<int, int> optin_of;                          // device -> opt-in limit
+  static std::map<std::pair<int, const void*>, size_t> raised;  // (device, kernel) -> bytes set
+  int dev = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
-  CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  if (bytes > (size_t)optin)
+  std::lock_guard<std::mutex> lock(m);
+  auto it = optin_of.find(dev);
+  if (it == optin_of.end()) {
+    int optin = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    it = optin_of.emplace(dev, optin).first;
+  }
+  if (bytes > (size_t)it->second)
     throw std::invalid_argument("kernel '" + kernel_id + "': this block needs " + std::to_string(bytes) +
-                                " bytes of shared memory; the device allows " + std::to_string(optin) +
+                                " bytes of shared memory; the device allows " + std::to_string(it->second) +
                                 " per block; use a smaller block");
+  size_t& done = raised[{dev, kernel}];
+  if (bytes <= done) return;
   CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+  done = bytes;
 }
 
 int device_sm_count() {

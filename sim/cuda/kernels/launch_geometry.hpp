@@ -20,7 +20,9 @@ dim3 checked_grid(long long gx, long long gy, long long gz, const std::string& k
 void require_block_at_least(const LaunchOptions& o, int min_x, int min_y, const std::string& kernel_id);
 
 // Allows `kernel` more than the default 48 KiB of dynamic shared memory when a
-// block needs it (e.g. a 1 x 1024 double block's two tiles); no-op below that.
+// block needs it (e.g. a 1 x 1024 double block's two tiles); no-op below that. The
+// opt-in limit and the attribute are cached per device (and kernel and size), so
+// launchers may call it on every step.
 // Throws std::invalid_argument when the device cannot give that much.
 void allow_dynamic_smem(const void* kernel, size_t bytes, const std::string& kernel_id);
 

@@ -300,11 +300,7 @@ void launch_ztma_leggy(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_
     const dim3 grid = big::grid3(gx, gy, big::cdiv(L.nz, planes), name);
     const size_t smem = g.smem_bytes();
     auto kernel = ztma_leggy_kernel<T, M, Cfg::N, Cfg::BX, Cfg::MINB, Cfg::U>;
-    static size_t smem_set = 0;  // per instantiation: the opt-in is raised once, not per step
-    if (smem > smem_set) {
-      big::set_dynamic_smem(kernel, smem, name);
-      smem_set = smem;
-    }
+    big::set_dynamic_smem(kernel, smem, name);  // raised once per kernel and size
     const CUtensorMap& in = cached_interior_box_map(a.u_cur, sizeof(T), L, Geom::TW, g.th);
     const CUtensorMap& pv = cached_interior_box_map(a.u_next, sizeof(T), L, Geom::BXE, o.block.y);
     kernel<<<grid, dim3(Cfg::BX, o.block.y, 1), smem, stream>>>(a.u_next, L, c, planes, in, pv);
