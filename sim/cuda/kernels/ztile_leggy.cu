@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
@@ -258,17 +259,11 @@ __global__ void __launch_bounds__(kZtMaxThreads, sizeof(T) == 4 ? 2 : 1)
     // about a tenth of the instructions). Beyond M = 4 the unrolled loop outgrows
     // the instruction cache (measured: M = 8 fell from 47% to 41%), so it shifts.
 #pragma unroll 1
-    for (int pb = pbeg; pb < pend; pb += D) {
-      step(pb, std::integral_constant<int, 0>{});
-      if constexpr (D > 1) if (pb + 1 < pend) step(pb + 1, std::integral_constant<int, 1>{});
-      if constexpr (D > 2) if (pb + 2 < pend) step(pb + 2, std::integral_constant<int, 2>{});
-      if constexpr (D > 3) if (pb + 3 < pend) step(pb + 3, std::integral_constant<int, 3>{});
-      if constexpr (D > 4) if (pb + 4 < pend) step(pb + 4, std::integral_constant<int, 4>{});
-      if constexpr (D > 5) if (pb + 5 < pend) step(pb + 5, std::integral_constant<int, 5>{});
-      if constexpr (D > 6) if (pb + 6 < pend) step(pb + 6, std::integral_constant<int, 6>{});
-      if constexpr (D > 7) if (pb + 7 < pend) step(pb + 7, std::integral_constant<int, 7>{});
-      if constexpr (D > 8) if (pb + 8 < pend) step(pb + 8, std::integral_constant<int, 8>{});
-    }
+    for (int pb = pbeg; pb < pend; pb += D)
+      lv::unroll(std::make_integer_sequence<int, D>{}, [&](auto uc) {
+        constexpr int u = decltype(uc)::value;
+        if (u == 0 || pb + u < pend) step(pb + u, uc);
+      });
   } else {
 #pragma unroll 1
     for (int p = pbeg; p < pend; ++p) {
