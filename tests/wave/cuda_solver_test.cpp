@@ -6,6 +6,8 @@
 #include "common/random_field.hpp"
 #include "cpu/cpu_solver.hpp"
 #include "cuda/cuda_solver.hpp"
+#include "scene_builders.hpp"
+#include "wave/wave_model.hpp"
 
 namespace ws {
 namespace {
@@ -90,14 +92,6 @@ TEST(CudaSolver, GridLargerThanMemoryNamesTheLargestThatFits) {
   }
 }
 
-}  // namespace
-}  // namespace ws
-
-#include "scene_builders.hpp"
-#include "wave/wave_model.hpp"
-
-namespace ws {
-namespace {
 
 // ztma_leggy compiles its block width in per radius and precision: switching the
 // stencil or the precision under it must move to a block it accepts (and keep a
