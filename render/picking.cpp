@@ -18,7 +18,7 @@ SliceHit make_hit(SliceAxis a, int u, int v, const RoomGeometry& room, const Sli
   idx[t[0]] = u;
   idx[t[1]] = v;
   h.node = {idx[0], idx[1], idx[2]};
-  h.position_m = glm::vec3(room.node_m(idx[0]), room.node_m(idx[1]), room.node_m(idx[2]));
+  h.position_m = glm::vec3(room.node_m(idx[0], 0), room.node_m(idx[1], 1), room.node_m(idx[2], 2));
   return h;
 }
 
@@ -31,14 +31,14 @@ std::optional<SliceHit> pick_slice(const Ray& ray, const RoomGeometry& room, con
     const SliceAxis a = (SliceAxis)q;
     const int na = normal_axis(a);
     if (std::fabs(ray.direction[na]) < 1e-6f) continue;  // parallel to the plane
-    const float plane = room.node_m(pos.index_for(a));
+    const float plane = room.node_m(pos.index_for(a), na);
     const float t = (plane - ray.origin[na]) / ray.direction[na];
     if (t <= 0.0f || t >= best_t) continue;
     const glm::vec3 p = ray.origin + t * ray.direction;
     const auto ta = tangent_axes(a);
-    // Texel under p: texel centres at (n + 1) X, edges half a spacing either side.
-    const int u = (int)std::floor(p[ta[0]] / room.spacing_m - 0.5f);
-    const int v = (int)std::floor(p[ta[1]] / room.spacing_m - 0.5f);
+    // Texel under p: texel centres on the nodes, edges half a spacing either side.
+    const int u = (int)std::floor((p[ta[0]] - room.first_m[ta[0]]) / room.spacing_m + 0.5f);
+    const int v = (int)std::floor((p[ta[1]] - room.first_m[ta[1]]) / room.spacing_m + 0.5f);
     if (u < 0 || v < 0 || u >= room.dim(ta[0]) || v >= room.dim(ta[1])) continue;
     best_t = t;
     best = make_hit(a, u, v, room, pos);

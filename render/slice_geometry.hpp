@@ -6,9 +6,9 @@
 // In the padded layout every slice is a strided walk from a base index:
 //   index(u, v) = base + u * stride_u + v * stride_v
 // which lets one kernel (and one host loop) serve all three orientations.
-// Interior node n sits at (n + 1) X from the wall (node_position_m), so a
-// slice's quad spans [X/2, (n + 1/2) X] along each of its axes with texel
-// centres exactly on the nodes.
+// Interior node n sits at first + n X from the wall (DerivedGrid::node_position_m),
+// so a slice's quad spans half a cell beyond the outermost nodes along each of its
+// axes, with texel centres exactly on the nodes (RoomGeometry::slice_corners_m).
 #include <algorithm>
 #include <array>
 #include <cstdint>

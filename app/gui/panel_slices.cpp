@@ -11,8 +11,8 @@ void draw_slices_section(GuiContext& ctx) {
   const char* labels[3] = {"YZ plane at x", "XZ plane at y", "XY plane at z"};
   int* idx[3] = {&ctx.slice_pos.i, &ctx.slice_pos.j, &ctx.slice_pos.k};
   for (int a = 0; a < 3; ++a) {
-    float m = room.node_m(*idx[a]);
-    if (ImGui::SliderFloat(labels[a], &m, room.node_m(0), room.node_m(room.dim(a) - 1), "%.3f m"))
+    float m = room.node_m(*idx[a], a);
+    if (ImGui::SliderFloat(labels[a], &m, room.node_m(0, a), room.node_m(room.dim(a) - 1, a), "%.3f m"))
       *idx[a] = room.node_of(m, a);
   }
   int axis = (int)ctx.view_2d;

@@ -7,6 +7,7 @@
 
 #include "gui/gui_context.hpp"
 #include "gui/wave_view.hpp"
+#include "wave/placement.hpp"
 
 namespace ws::gui {
 
@@ -65,6 +66,8 @@ void WaveView::draw_scene_info(GuiContext& ctx) {
   ImGui::TextWrapped("slices: %s%s%s", render::to_string(slices.mode()), slices.interop_note().empty() ? "" : " - ",
                      slices.interop_note().c_str());
   walls_and_obstacles(*this, m);
+  // The modelled room when it differs from room_m, where each source and receiver sits, the unit.
+  for (const auto& line : placement_report(m.scene(), g)) ImGui::TextWrapped("%s", line.c_str());
   (void)ctx;
 }
 

@@ -64,7 +64,7 @@ void WaveView::draw_side_window(GuiContext& ctx, WindowViews& v) {
   char title[96];
   const int plane = session_->slices().positions().index_for(ctx.view_2d);
   snprintf(title, sizeof title, "%s slice at %c = %.3f m###slice2d", render::slice_name(ctx.view_2d),
-           "xyz"[render::normal_axis(ctx.view_2d)], room.node_m(plane));
+           "xyz"[render::normal_axis(ctx.view_2d)], room.node_m(plane, render::normal_axis(ctx.view_2d)));
   ImGui::Begin(title);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const int w = std::max(32, (int)avail.x), h = std::max(32, (int)avail.y);

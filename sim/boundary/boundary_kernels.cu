@@ -7,21 +7,27 @@ namespace ws {
 
 namespace {
 
+// u^{n+1} = u + cd (u - u^{n-1}) + cl (sum_air (u_y - u) - n_fixed u), the expression and
+// order of boundary_compute_cpu (boundary_plan.hpp: exact for a constant field).
 template <class T>
-__global__ void boundary_compute_kernel(const int64_t* node, const uint8_t* mask, const T* cu, const T* cn,
-                                        const T* cp, size_t n, FieldLayout L, const T* uc, const T* up, T* side) {
+__global__ void boundary_compute_kernel(const int64_t* node, const uint8_t* mask, const uint8_t* n_fixed,
+                                        const T* cd, const T* cl, size_t n, FieldLayout L, const T* uc, const T* up,
+                                        T* side) {
   const size_t b = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
   if (b >= n) return;
   const int64_t q = node[b];
   const uint8_t m = mask[b];
+  const T u = uc[q];
   T s = T(0);
-  if (m & 1u) s += uc[q - 1];
-  if (m & 2u) s += uc[q + 1];
-  if (m & 4u) s += uc[q - L.pitch];
-  if (m & 8u) s += uc[q + L.pitch];
-  if (m & 16u) s += uc[q - L.plane];
-  if (m & 32u) s += uc[q + L.plane];
-  side[b] = cu[b] * uc[q] + cn[b] * s + cp[b] * up[q];
+  if (m & 1u) s += uc[q - 1] - u;
+  if (m & 2u) s += uc[q + 1] - u;
+  if (m & 4u) s += uc[q - L.pitch] - u;
+  if (m & 8u) s += uc[q + L.pitch] - u;
+  if (m & 16u) s += uc[q - L.plane] - u;
+  if (m & 32u) s += uc[q + L.plane] - u;
+  const uint8_t nf = n_fixed[b];
+  if (nf != 0) s -= T(nf) * u;
+  side[b] = u + (cd[b] * (u - up[q]) + cl[b] * s);
 }
 
 template <class T>
@@ -44,19 +50,20 @@ DeviceBuffer<T> upload(const std::vector<T>& h) {
 template <class T>
 DeviceBoundary<T>::DeviceBoundary(const BoundaryPlan& p, const FieldLayout& L)
     : layout_(L), nodes_(p.node.size()), solids_(p.solid.size()) {
-  std::vector<T> cu(nodes_), cn(nodes_), cp(nodes_);
+  std::vector<T> cd(nodes_), cl(nodes_);
+  std::vector<uint8_t> nf(nodes_);
   for (size_t b = 0; b < nodes_; ++b) {
-    const BoundaryCoeffs c = boundary_coeffs(p.count[b], p.beta_sum[b], p.lambda);
-    cu[b] = T(c.cu);
-    cn[b] = T(c.cn);
-    cp[b] = T(c.cp);
+    const BoundaryCoeffs c = boundary_coeffs(p.count[b], p.neighbours[b], p.beta_sum[b], p.lambda);
+    cd[b] = T(c.cd);
+    cl[b] = T(c.cl);
+    nf[b] = (uint8_t)c.n_fixed;
   }
   node_ = upload(p.node);
   solid_ = upload(p.solid);
   mask_ = upload(p.neighbours);
-  cu_ = upload(cu);
-  cn_ = upload(cn);
-  cp_ = upload(cp);
+  n_fixed_ = upload(nf);
+  cd_ = upload(cd);
+  cl_ = upload(cl);
   side_ = DeviceBuffer<T>(nodes_);
 }
 
@@ -65,7 +72,7 @@ void DeviceBoundary<T>::compute(const T* uc, const T* up, cudaStream_t s) const 
   if (nodes_ == 0) return;
   const int block = 256;
   boundary_compute_kernel<T><<<(unsigned)((nodes_ + block - 1) / block), block, 0, s>>>(
-      node_.get(), mask_.get(), cu_.get(), cn_.get(), cp_.get(), nodes_, layout_, uc, up, side_.get());
+      node_.get(), mask_.get(), n_fixed_.get(), cd_.get(), cl_.get(), nodes_, layout_, uc, up, side_.get());
   CUDA_CHECK_LAUNCH();
 }
 

@@ -24,8 +24,8 @@ class DeviceBoundary {
   FieldLayout layout_;
   size_t nodes_ = 0, solids_ = 0;
   DeviceBuffer<int64_t> node_, solid_;
-  DeviceBuffer<uint8_t> mask_;
-  DeviceBuffer<T> cu_, cn_, cp_, side_;
+  DeviceBuffer<uint8_t> mask_, n_fixed_;
+  DeviceBuffer<T> cd_, cl_, side_;
 };
 
 }  // namespace ws

@@ -70,11 +70,13 @@ void boundary_compute_cpu(const BoundaryPlan& p, const FieldLayout& L, const T* 
 #pragma omp parallel for schedule(static)
   for (int64_t b = 0; b < (int64_t)p.node.size(); ++b) {
     const int64_t q = p.node[b];
-    const BoundaryCoeffs c = boundary_coeffs(p.count[b], p.beta_sum[b], p.lambda);
+    const BoundaryCoeffs c = boundary_coeffs(p.count[b], p.neighbours[b], p.beta_sum[b], p.lambda);
+    const T u = uc[q];
     T s = T(0);
     for (int d = 0; d < 6; ++d)
-      if (p.neighbours[b] & (1u << d)) s += uc[q + off[d]];
-    side[b] = T(c.cu) * uc[q] + T(c.cn) * s + T(c.cp) * up[q];
+      if (p.neighbours[b] & (1u << d)) s += uc[q + off[d]] - u;
+    if (c.n_fixed != 0) s -= T(c.n_fixed) * u;
+    side[b] = u + (T(c.cd) * (u - up[q]) + T(c.cl) * s);
   }
 }
 

@@ -15,6 +15,17 @@
 // changes by -sum_x b_x (u^{n+1}_x - u^{n-1}_x)^2 <= 0 per step: stable at the
 // 7-point Courant limit, edges and corners included, and exactly conservative for rigid walls.
 //
+// It is evaluated as
+//   u^{n+1} = u^n + cd (u^n - u^{n-1}) + cl (sum_{y in N, air} (u^n_y - u^n) - n_fixed u^n),
+//   cd = (1 - b) / (1 + b),  cl = lambda^2 / (1 + b),
+// n_fixed = |N| minus the air neighbours (the fixed-wall ones). Without fixed
+// neighbours every term in the bracket is a difference that is exactly 0 for a
+// constant field, so a constant is a fixed point bit for bit (as in the interior
+// kernels, sim/cuda/kernels/exact_update.cuh): the room's zero mode, which rigid
+// walls do not damp, neither grows nor decays by rounding. The CPU and CUDA
+// versions evaluate this same expression in the same order (nvcc may fuse a
+// product and a sum into an FMA; with every difference 0 that changes nothing).
+//
 // Each step: (1) compute the boundary nodes' new values into a side buffer (it reads
 // u^{n-1} at those nodes before the interior kernel overwrites it), (2) the interior
 // kernel, (3) scatter the side buffer and zero the solid nodes.
@@ -54,13 +65,16 @@ struct BoundaryPlan {
 BoundaryPlan make_boundary_plan(const FieldLayout& layout, const BoxWalls& walls, const SolidNodes& solids,
                                 double lambda);
 
-// Per-node coefficients (1 + b) normalised: u^{n+1} = cu u^n + cn sum u^n_y + cp u^{n-1}.
+// Per-node coefficients of u^{n+1} = u + cd (u - u^{n-1}) + cl (sum_air (u_y - u) - n_fixed u).
 struct BoundaryCoeffs {
-  double cu, cn, cp;
+  double cd, cl;
+  int n_fixed;  // fixed-wall (Dirichlet, value 0) neighbours
 };
-inline BoundaryCoeffs boundary_coeffs(int count, double beta_sum, double lambda) {
+inline BoundaryCoeffs boundary_coeffs(int count, uint8_t air_mask, double beta_sum, double lambda) {
   const double l2 = lambda * lambda, b = 0.5 * lambda * beta_sum;
-  return {(2.0 - count * l2) / (1.0 + b), l2 / (1.0 + b), (b - 1.0) / (1.0 + b)};
+  int air = 0;
+  for (int d = 0; d < 6; ++d) air += (air_mask >> d) & 1;
+  return {(1.0 - b) / (1.0 + b), l2 / (1.0 + b), count - air};
 }
 
 // CPU application of the three phases (the CUDA versions live in boundary_kernels.cu).

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 
 namespace ws {
 
@@ -18,11 +20,14 @@ class CpuSolver final : public WaveSolver {
     a_.assign(layout_.total, T(0));
     b_.assign(layout_.total, T(0));
     const double l2 = courant * courant;
-    // Precompute coefficients: centre 2 + lambda^2 w_0, others lambda^2 w_p, and linear offsets.
+    // Coefficients lambda^2 w_p and linear offsets of the points p != 0. The centre weight is
+    // not used: the update sums w_p (u(x+p) - u(x)), which is the Laplacian because the
+    // weights sum to zero, and is exactly 0 for a constant field.
     for (const auto& p : st.points) {
       const int64_t off = (int64_t)p.dz * layout_.plane + (int64_t)p.dy * layout_.pitch + p.dx;
-      if (p.dx == 0 && p.dy == 0 && p.dz == 0) centre_ = T(2.0 + l2 * p.w);
-      else { offsets_.push_back(off); coeffs_.push_back(T(l2 * p.w)); }
+      if (p.dx == 0 && p.dy == 0 && p.dz == 0) continue;
+      offsets_.push_back(off);
+      coeffs_.push_back(T(l2 * p.w));
     }
   }
 
@@ -70,7 +75,7 @@ class CpuSolver final : public WaveSolver {
     side_.assign(p.size(), T(0));
   }
   void set_sources(const std::vector<SourceNode>& s) override { sources_ = s; }
-  void set_receivers(const std::vector<GridIndex>& r) override {
+  void set_receiver_taps(const std::vector<ReceiverTaps>& r) override {
     receivers_ = r;
     pending_.assign(r.size(), {});
   }
@@ -79,6 +84,29 @@ class CpuSolver final : public WaveSolver {
     pending_.assign(receivers_.size(), {});
     return out;
   }
+  FieldStats field_stats() override {
+    const FieldLayout L = layout_;
+    const T* u = cur().data();
+    double sum = 0.0, peak = 0.0;
+    bool finite = true;
+#pragma omp parallel for schedule(static) reduction(+ : sum) reduction(max : peak) reduction(&& : finite)
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = 0; j < L.ny; ++j) {
+        const T* row = u + L.index(0, j, k);
+        for (int i = 0; i < L.nx; ++i) {
+          const double v = (double)row[i];
+          if (!std::isfinite(v)) finite = false;
+          sum += v;
+          peak = std::max(peak, std::fabs(v));
+        }
+      }
+    FieldStats f;
+    f.finite = finite;
+    f.mean = sum / (double)L.interior_points();
+    f.peak = finite ? peak : std::numeric_limits<double>::infinity();
+    return f;
+  }
+
   SolverMetrics metrics() const override { return metrics_; }
   FieldView current_field() const override {
     return {cur_is_a_ ? a_.data() : b_.data(), precision(), layout_, false};
@@ -96,7 +124,6 @@ class CpuSolver final : public WaveSolver {
     const int np = (int)offsets_.size();
     const int64_t* off = offsets_.data();
     const T* w = coeffs_.data();
-    const T c0 = centre_;
     // Boundary nodes first: they need u^{n-1} before the interior loop overwrites it.
     if (!boundary_.empty()) boundary_compute_cpu(boundary_, L, uc, (const T*)un, side_.data());
 #pragma omp parallel for schedule(static)
@@ -105,17 +132,22 @@ class CpuSolver final : public WaveSolver {
         const int64_t row = L.index(0, j, k);
         for (int i = 0; i < L.nx; ++i) {
           const int64_t q = row + i;
+          // Each difference is exactly 0 for a constant field, so s is 0 and
+          // (u + u) - u_prev returns the constant bit for bit (Sterbenz).
+          const T u = uc[q];
           T s = T(0);
-          for (int p = 0; p < np; ++p) s += w[p] * uc[q + off[p]];
-          un[q] = c0 * uc[q] + s - un[q];
+          for (int p = 0; p < np; ++p) s += w[p] * (uc[q + off[p]] - u);
+          un[q] = ((u + u) - un[q]) + s;
         }
       }
     if (!boundary_.empty()) boundary_scatter_cpu(boundary_, side_.data(), un);
     for (const auto& src : sources_)
-      un[L.index(src.node.i, src.node.j, src.node.k)] += T(signal_value(src.signal, step_, dt_));
+      un[L.index(src.node.i, src.node.j, src.node.k)] +=
+          T(src.gain * injection_value(src.signal, src.injection, step_, dt_));
     for (size_t r = 0; r < receivers_.size(); ++r) {
-      const auto& g = receivers_[r];
-      pending_[r].push_back((double)un[L.index(g.i, g.j, g.k)]);
+      double v = 0.0;
+      for (const auto& t : receivers_[r]) v += t.weight * (double)un[L.index(t.node.i, t.node.j, t.node.k)];
+      pending_[r].push_back(v);
     }
     cur_is_a_ = !cur_is_a_;
     ++step_;
@@ -127,13 +159,12 @@ class CpuSolver final : public WaveSolver {
   std::vector<T> a_, b_;
   bool cur_is_a_ = true;
   long long step_ = 0;
-  T centre_ = T(2);
   std::vector<int64_t> offsets_;
   std::vector<T> coeffs_;
   BoundaryPlan boundary_;
   std::vector<T> side_;
   std::vector<SourceNode> sources_;
-  std::vector<GridIndex> receivers_;
+  std::vector<ReceiverTaps> receivers_;
   std::vector<std::vector<double>> pending_;
   SolverMetrics metrics_;
 };

@@ -6,6 +6,7 @@
 #include "cuda/cuda_solver.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_info.hpp"
+#include "cuda/field_stats.hpp"
 
 namespace ws {
 
@@ -14,17 +15,29 @@ namespace {
 struct DeviceSource {
   int64_t index;
   SourceSignal signal;
+  double gain;
+  Injection injection;
 };
 
-// Soft sources add their signal to u^{n+1}; then receivers record u^{n+1}.
-// One small block; atomics keep two sources on one node correct.
+struct DeviceTap {
+  int64_t index;
+  double weight;
+};
+
+// Sources add gain * injection to u^{n+1}; then receivers record the weighted sum
+// of u^{n+1} over their taps (taps of receiver q: tap_start[q] .. tap_start[q+1]).
+// One small block; atomics keep two sources (or two taps of a spread source) on one node correct.
 template <class T>
-__global__ void io_kernel(T* un, const DeviceSource* src, int nsrc, const int64_t* rec, int nrec, T* rec_buf,
-                          long long slot, long long step, double dt) {
+__global__ void io_kernel(T* un, const DeviceSource* src, int nsrc, const DeviceTap* taps, const int* tap_start,
+                          int nrec, T* rec_buf, long long slot, long long step, double dt) {
   for (int q = threadIdx.x; q < nsrc; q += blockDim.x)
-    atomicAdd(un + src[q].index, T(signal_value(src[q].signal, step, dt)));
+    atomicAdd(un + src[q].index, T(src[q].gain * injection_value(src[q].signal, src[q].injection, step, dt)));
   __syncthreads();
-  for (int q = threadIdx.x; q < nrec; q += blockDim.x) rec_buf[slot * nrec + q] = un[rec[q]];
+  for (int q = threadIdx.x; q < nrec; q += blockDim.x) {
+    double v = 0.0;
+    for (int t = tap_start[q]; t < tap_start[q + 1]; ++t) v += taps[t].weight * (double)un[taps[t].index];
+    rec_buf[slot * nrec + q] = T(v);
+  }
 }
 
 template <class T>
@@ -83,15 +96,15 @@ class CudaSolver final : public CudaWaveSolver {
       if (has_boundary_) boundary_.compute(cur(), prev(), stream_.get());
       fn(args, options_, stream_.get());
       if (has_boundary_) boundary_.scatter(prev(), stream_.get());
-      if (!sources_host_.empty() || !receivers_host_.empty()) {
+      if (!sources_host_.empty() || nrec_ > 0) {
         io_kernel<T><<<1, 128, 0, stream_.get()>>>(prev(), sources_.get(), (int)sources_host_.size(),
-                                                   receivers_.get(), (int)receivers_host_.size(), rec_buf_.get(),
-                                                   slot_, step_, dt_);
+                                                   receivers_.get(), tap_start_.get(), nrec_, rec_buf_.get(), slot_,
+                                                   step_, dt_);
         CUDA_CHECK_LAUNCH();
       }
       cur_is_a_ = !cur_is_a_;
       ++step_;
-      if (!receivers_host_.empty() && ++slot_ == kChunk) drain_receivers();
+      if (nrec_ > 0 && ++slot_ == kChunk) drain_receivers();
     }
     stop_.record(stream_.get());
     drain_receivers();  // synchronises the stream once per advance()
@@ -138,19 +151,27 @@ class CudaSolver final : public CudaWaveSolver {
 
   void set_sources(const std::vector<SourceNode>& s) override {
     sources_host_.clear();
-    for (const auto& n : s) sources_host_.push_back({layout_.index(n.node.i, n.node.j, n.node.k), n.signal});
+    for (const auto& n : s)
+      sources_host_.push_back({layout_.index(n.node.i, n.node.j, n.node.k), n.signal, n.gain, n.injection});
     sources_ = DeviceBuffer<DeviceSource>(sources_host_.size());
     if (!sources_host_.empty())
       copy_to_device(sources_.get(), sources_host_.data(), sources_.bytes());
   }
 
-  void set_receivers(const std::vector<GridIndex>& r) override {
+  void set_receiver_taps(const std::vector<ReceiverTaps>& r) override {
     drain_receivers();
     receivers_host_.clear();
-    for (const auto& g : r) receivers_host_.push_back(layout_.index(g.i, g.j, g.k));
-    receivers_ = DeviceBuffer<int64_t>(receivers_host_.size());
+    std::vector<int> start{0};
+    for (const auto& taps : r) {
+      for (const auto& t : taps) receivers_host_.push_back({layout_.index(t.node.i, t.node.j, t.node.k), t.weight});
+      start.push_back((int)receivers_host_.size());
+    }
+    nrec_ = (int)r.size();
+    receivers_ = DeviceBuffer<DeviceTap>(receivers_host_.size());
     if (!receivers_host_.empty())
       copy_to_device(receivers_.get(), receivers_host_.data(), receivers_.bytes());
+    tap_start_ = DeviceBuffer<int>(start.size());
+    copy_to_device(tap_start_.get(), start.data(), tap_start_.bytes());
     rec_buf_ = DeviceBuffer<T>((size_t)kChunk * r.size());
     rec_host_ = PinnedBuffer<T>((size_t)kChunk * r.size());
     pending_.assign(r.size(), {});
@@ -159,9 +180,11 @@ class CudaSolver final : public CudaWaveSolver {
 
   std::vector<std::vector<double>> take_receiver_samples() override {
     auto out = std::move(pending_);
-    pending_.assign(receivers_host_.size(), {});
+    pending_.assign(nrec_, {});
     return out;
   }
+
+  FieldStats field_stats() override { return device_field_stats(cur(), layout_, stats_.get(), stream_.get()); }
 
   SolverMetrics metrics() const override { return metrics_; }
   FieldView current_field() const override { return {cur_is_a_ ? a_.get() : b_.get(), precision(), layout_, true}; }
@@ -178,7 +201,7 @@ class CudaSolver final : public CudaWaveSolver {
 
   // Copies the recorded slots to the host (one stream synchronisation) and appends them.
   void drain_receivers() {
-    const int nrec = (int)receivers_host_.size();
+    const int nrec = nrec_;
     if (nrec == 0 || slot_ == 0) {
       CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
       return;
@@ -205,8 +228,11 @@ class CudaSolver final : public CudaWaveSolver {
   bool has_boundary_ = false;
   std::vector<DeviceSource> sources_host_;
   DeviceBuffer<DeviceSource> sources_;
-  std::vector<int64_t> receivers_host_;
-  DeviceBuffer<int64_t> receivers_;
+  std::vector<DeviceTap> receivers_host_;
+  DeviceBuffer<DeviceTap> receivers_;
+  DeviceBuffer<int> tap_start_;
+  int nrec_ = 0;
+  DeviceBuffer<double> stats_{2};
   DeviceBuffer<T> rec_buf_;
   PinnedBuffer<T> rec_host_;
   long long slot_ = 0;

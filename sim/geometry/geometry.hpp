@@ -98,6 +98,7 @@ struct ObstacleVoxels {
 struct SolidMask {
   int nx = 0, ny = 0, nz = 0;
   double spacing_m = 0;
+  std::array<double, 3> first_node_m{};  // position of node 0 per axis (DerivedGrid::first_node_m)
   // Per interior node, index i + nx * (j + ny * k): 0 = air, m = materials[m - 1].
   std::vector<std::uint8_t> material;
   std::vector<Material> materials;
@@ -109,6 +110,9 @@ struct SolidMask {
   std::size_t index(int i, int j, int k) const { return (std::size_t)i + (std::size_t)nx * ((std::size_t)j + (std::size_t)ny * k); }
   std::uint8_t at(int i, int j, int k) const { return material[index(i, j, k)]; }
   bool solid(int i, int j, int k) const { return at(i, j, k) != 0; }
+  Vec3 node_position(int i, int j, int k) const {
+    return Vec3{first_node_m[0] + i * spacing_m, first_node_m[1] + j * spacing_m, first_node_m[2] + k * spacing_m};
+  }
   // Each node stands for an X^3 cell.
   double solid_volume_m3() const { return (double)solid_nodes * spacing_m * spacing_m * spacing_m; }
   // Admittance of mask value m at [m - 1].
@@ -119,6 +123,10 @@ struct SolidMask {
   }
 };
 
+// Node (i, j, k) sits at first_node_m + (i, j, k) X; the overload without it puts
+// node 0 at X (fixed walls on every side).
+SolidMask voxelise(const SceneGeometry& g, int nx, int ny, int nz, double spacing_m,
+                   const std::array<double, 3>& first_node_m);
 SolidMask voxelise(const SceneGeometry& g, int nx, int ny, int nz, double spacing_m);
 SolidMask voxelise(const SceneGeometry& g, const DerivedGrid& grid);
 

@@ -25,13 +25,14 @@ constexpr int kBlock = 4;
 constexpr double kMargin = 0.05;
 }  // namespace
 
-std::vector<std::uint8_t> mesh_inside(const TriangleBvh& bvh, const NodeRange& r, double X, MeshInsideStats* stats) {
+std::vector<std::uint8_t> mesh_inside(const TriangleBvh& bvh, const NodeRange& r, double X,
+                                      const std::array<double, 3>& first_m, MeshInsideStats* stats) {
   if (r.empty() || bvh.size() == 0) return std::vector<std::uint8_t>(r.count(), 0);
   const int R[3] = {r.size(0), r.size(1), r.size(2)};
   std::vector<std::uint8_t> in((size_t)R[0] * R[1] * R[2], 0);
   const int nb[3] = {(R[0] + kBlock - 1) / kBlock, (R[1] + kBlock - 1) / kBlock, (R[2] + kBlock - 1) / kBlock};
   const int L[3] = {nb[0] + 1, nb[1] + 1, nb[2] + 1};  // block corner lattice
-  auto pos = [&](int d, int local) { return (r.lo[d] + local + 1) * X; };
+  auto pos = [&](int d, int local) { return first_m[d] + (r.lo[d] + local) * X; };
   auto node_pos = [&](int a, int b, int c) { return Vec3{pos(0, a), pos(1, b), pos(2, c)}; };
 
   // Corner lattice: node offsets 0, 4, 8, ... (the last may lie past the range).

@@ -32,12 +32,11 @@ double obstacle_volume(const Obstacle& o) {
 template <class Inside>
 long long fill_primitive(SolidMask& m, const NodeRange& r, std::uint8_t material, Inside inside) {
   long long count = 0;
-  const double X = m.spacing_m;
 #pragma omp parallel for collapse(2) schedule(static) reduction(+ : count)
   for (int k = r.lo[2]; k <= r.hi[2]; ++k)
     for (int j = r.lo[1]; j <= r.hi[1]; ++j)
       for (int i = r.lo[0]; i <= r.hi[0]; ++i)
-        if (inside(Vec3{(i + 1) * X, (j + 1) * X, (k + 1) * X})) {
+        if (inside(m.node_position(i, j, k))) {
           m.material[m.index(i, j, k)] = material;
           ++count;
         }
@@ -46,10 +45,9 @@ long long fill_primitive(SolidMask& m, const NodeRange& r, std::uint8_t material
 
 long long fill_mesh(SolidMask& m, const NodeRange& r, const Obstacle& o) {
   const MeshSolid& s = *o.mesh;
-  const std::vector<std::uint8_t> in = mesh_inside(s.bvh, r, m.spacing_m);
+  const std::vector<std::uint8_t> in = mesh_inside(s.bvh, r, m.spacing_m, m.first_node_m);
   const bool single = s.single_material();
   const std::uint8_t only = (std::uint8_t)s.triangle_material.front();
-  const double X = m.spacing_m;
   const int R0 = r.size(0), R1 = r.size(1);
   long long count = 0;
   // With per-surface materials, a solid node takes the material of the
@@ -61,7 +59,7 @@ long long fill_mesh(SolidMask& m, const NodeRange& r, const Obstacle& o) {
       for (int i = r.lo[0]; i <= r.hi[0]; ++i) {
         if (!in[(i - r.lo[0]) + (size_t)R0 * ((j - r.lo[1]) + (size_t)R1 * (k - r.lo[2]))]) continue;
         const std::uint8_t mat =
-            single ? only : (std::uint8_t)s.triangle_material[s.bvh.nearest(Vec3{(i + 1) * X, (j + 1) * X, (k + 1) * X})];
+            single ? only : (std::uint8_t)s.triangle_material[s.bvh.nearest(m.node_position(i, j, k))];
         m.material[m.index(i, j, k)] = mat;
         ++count;
       }
@@ -71,17 +69,23 @@ long long fill_mesh(SolidMask& m, const NodeRange& r, const Obstacle& o) {
 }  // namespace
 
 SolidMask voxelise(const SceneGeometry& g, int nx, int ny, int nz, double spacing_m) {
+  return voxelise(g, nx, ny, nz, spacing_m, {spacing_m, spacing_m, spacing_m});
+}
+
+SolidMask voxelise(const SceneGeometry& g, int nx, int ny, int nz, double spacing_m,
+                   const std::array<double, 3>& first_node_m) {
   if (nx <= 0 || ny <= 0 || nz <= 0 || !(spacing_m > 0))
     throw SceneError("voxelise: grid " + std::to_string(nx) + " x " + std::to_string(ny) + " x " + std::to_string(nz) +
                      " at spacing " + std::to_string(spacing_m) + " m is not allowed: sizes and spacing must be > 0");
   SolidMask m;
   m.nx = nx, m.ny = ny, m.nz = nz;
   m.spacing_m = spacing_m;
+  m.first_node_m = first_node_m;
   m.materials = g.materials;
   m.material.assign((size_t)nx * ny * nz, 0);
   const int n[3] = {nx, ny, nz};
   for (const Obstacle& o : g.obstacles) {
-    const NodeRange r = node_range(obstacle_bounds(o), n, spacing_m);
+    const NodeRange r = node_range(obstacle_bounds(o), n, spacing_m, first_node_m);
     ObstacleVoxels st{o.label, 0, obstacle_volume(o)};
     const auto mat = (std::uint8_t)o.material;
     if (!r.empty()) {
@@ -110,16 +114,16 @@ SolidMask voxelise(const SceneGeometry& g, int nx, int ny, int nz, double spacin
 }
 
 SolidMask voxelise(const SceneGeometry& g, const DerivedGrid& grid) {
-  return voxelise(g, grid.nx, grid.ny, grid.nz, grid.spacing_m);
+  return voxelise(g, grid.nx, grid.ny, grid.nz, grid.spacing_m, grid.first_node_m);
 }
 
 void require_air(const SolidMask& mask, const GridIndex& node, const std::string& what) {
   if (mask.material.empty() || !mask.solid(node.i, node.j, node.k)) return;
   std::ostringstream os;
   os.precision(4);
-  const double X = mask.spacing_m;
-  os << what << ": node (" << node.i << ", " << node.j << ", " << node.k << ") at (" << (node.i + 1) * X << ", "
-     << (node.j + 1) * X << ", " << (node.k + 1) * X << ") m lies inside an obstacle of material '"
+  const Vec3 at = mask.node_position(node.i, node.j, node.k);
+  os << what << ": node (" << node.i << ", " << node.j << ", " << node.k << ") at (" << at.x << ", " << at.y << ", "
+     << at.z << ") m lies inside an obstacle of material '"
      << mask.materials[mask.at(node.i, node.j, node.k) - 1].name << "'; move it into the air";
   throw SceneError(os.str());
 }

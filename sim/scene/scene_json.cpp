@@ -1,5 +1,6 @@
 #include "scene/scene_json.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -12,6 +13,9 @@ using nlohmann::json;
 using namespace json_checks;
 
 json load_json_file(const std::string& path) {
+  // A folder opens like a file on Linux and fails only on the first read.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw SceneError("scene file '" + path + "' is a folder, not a file");
   std::ifstream in(path);
   if (!in) throw SceneError("cannot open scene file '" + path + "'");
   try {
@@ -41,8 +45,11 @@ SourceSignal parse_signal(const json& j, const std::string& where) {
   else if (type == "gaussian") s.kind = SignalKind::Gaussian;
   else if (type == "sine") s.kind = SignalKind::Sine;
   else if (type == "impulse") s.kind = SignalKind::Impulse;
+  else if (type == "ricker") s.kind = SignalKind::Ricker;
+  else if (type == "gaussian_derivative") s.kind = SignalKind::GaussianDerivative;
   else
-    throw SceneError(where + ".type = \"" + type + "\" is not allowed; allowed: raised_cosine, gaussian, sine, impulse");
+    throw SceneError(where + ".type = \"" + type +
+                     "\" is not allowed; allowed: raised_cosine, gaussian, gaussian_derivative, ricker, sine, impulse");
   if (j.contains("amplitude")) s.amplitude = number(j.at("amplitude"), where + ".amplitude");
   if (j.contains("width_s")) s.width_s = positive(j.at("width_s"), where + ".width_s");
   if (j.contains("delay_s")) {
@@ -50,9 +57,49 @@ SourceSignal parse_signal(const json& j, const std::string& where) {
     if (s.delay_s < 0) throw SceneError(where + ".delay_s = " + show(j.at("delay_s")) + " is not allowed: expected >= 0");
   }
   if (j.contains("frequency_hz")) s.frequency_hz = positive(j.at("frequency_hz"), where + ".frequency_hz");
-  if (s.kind == SignalKind::Sine && !j.contains("frequency_hz"))
-    throw SceneError(where + ".frequency_hz is required for a sine signal (a number > 0)");
+  if ((s.kind == SignalKind::Sine || s.kind == SignalKind::Ricker) && !j.contains("frequency_hz"))
+    throw SceneError(where + ".frequency_hz is required for a " + to_string(s.kind) + " signal (a number > 0)");
   return s;
+}
+
+// One of `names` (the enum values in the same order), or SceneError listing them.
+template <class E>
+E parse_choice(const json& v, const std::string& where, std::initializer_list<std::pair<const char*, E>> names) {
+  const std::string text = string(v, where);
+  std::string allowed;
+  for (const auto& [name, value] : names) {
+    if (text == name) return value;
+    allowed += (allowed.empty() ? "" : ", ") + std::string(name);
+  }
+  throw SceneError(where + " = \"" + text + "\" is not allowed; allowed: " + allowed);
+}
+
+Interpolation parse_interpolation(const json& v, const std::string& where) {
+  return parse_choice<Interpolation>(v, where, {{"nearest", Interpolation::Nearest}, {"trilinear", Interpolation::Trilinear}});
+}
+
+SourceSpec parse_source(const json& j, const std::string& w) {
+  object_at(j, w);
+  only_keys(j, w + ".", {"position_m", "signal", "quantity", "injection", "interpolation"});
+  if (!j.contains("position_m")) throw SceneError(w + ".position_m is required ([x, y, z] in metres)");
+  SourceSpec src;
+  src.position_m = vec3(j.at("position_m"), w + ".position_m");
+  if (j.contains("signal")) src.signal = parse_signal(j.at("signal"), w + ".signal");
+  if (j.contains("quantity"))
+    src.quantity = parse_choice<SourceQuantity>(
+        j.at("quantity"), w + ".quantity",
+        {{"volume_velocity", SourceQuantity::VolumeVelocity}, {"scheme", SourceQuantity::Scheme}});
+  if (j.contains("injection")) {
+    if (src.quantity != SourceQuantity::Scheme)
+      throw SceneError(w + ".injection is only allowed for \"quantity\": \"scheme\" sources (a volume velocity is "
+                       "always injected as its centred difference)");
+    src.injection = parse_choice<Injection>(j.at("injection"), w + ".injection",
+                                            {{"value", Injection::Value}, {"difference", Injection::Difference}});
+  } else if (src.quantity == SourceQuantity::Scheme) {
+    src.injection = Injection::Value;  // today's raw soft source
+  }
+  if (j.contains("interpolation")) src.interpolation = parse_interpolation(j.at("interpolation"), w + ".interpolation");
+  return src;
 }
 
 WallCondition parse_wall(const json& v, const std::string& where) {
@@ -106,7 +153,7 @@ std::string wall_text(const WallCondition& c) {
 
 WaveScene parse_wave_scene(const json& j, const std::string& scene_dir) {
   scene_model(j);
-  only_keys(j, "", {"model", "name", "room_m", "sound_speed_m_s", "sample_rate_hz", "courant", "courant_fraction",
+  only_keys(j, "", {"model", "name", "room_m", "sound_speed_m_s", "air_density_kg_m3", "sample_rate_hz", "courant", "courant_fraction",
                     "stencil", "precision", "boundary", "sources", "receivers", "duration_s", "materials",
                     "obstacles"});
   WaveScene s;
@@ -119,6 +166,12 @@ WaveScene parse_wave_scene(const json& j, const std::string& scene_dir) {
                          " is not allowed: room sizes must be > 0 m");
   }
   if (j.contains("sound_speed_m_s")) s.sound_speed_m_s = positive(j.at("sound_speed_m_s"), "sound_speed_m_s");
+  if (j.contains("air_density_kg_m3")) {
+    s.air_density_kg_m3 = number(j.at("air_density_kg_m3"), "air_density_kg_m3");
+    if (!(s.air_density_kg_m3 > 0.0 && s.air_density_kg_m3 < 1e5))
+      throw SceneError("air_density_kg_m3 = " + show(j.at("air_density_kg_m3")) +
+                       " is not allowed: expected a density > 0 and < 1e5 kg/m^3");
+  }
   if (j.contains("sample_rate_hz")) {
     s.sample_rate_hz = positive(j.at("sample_rate_hz"), "sample_rate_hz");
     if (s.sample_rate_hz < 1000 || s.sample_rate_hz > 1e7)
@@ -143,14 +196,7 @@ WaveScene parse_wave_scene(const json& j, const std::string& scene_dir) {
     const json& a = j.at("sources");
     if (!a.is_array()) throw SceneError("sources = " + show(a) + " is not allowed: expected an array of sources");
     for (size_t q = 0; q < a.size(); ++q) {
-      const std::string w = "sources[" + std::to_string(q) + "]";
-      object_at(a[q], w);
-      only_keys(a[q], w + ".", {"position_m", "signal"});
-      if (!a[q].contains("position_m")) throw SceneError(w + ".position_m is required ([x, y, z] in metres)");
-      SourceSpec src;
-      src.position_m = vec3(a[q].at("position_m"), w + ".position_m");
-      if (a[q].contains("signal")) src.signal = parse_signal(a[q].at("signal"), w + ".signal");
-      s.sources.push_back(src);
+      s.sources.push_back(parse_source(a[q], "sources[" + std::to_string(q) + "]"));
     }
   }
   if (j.contains("receivers")) {
@@ -159,11 +205,13 @@ WaveScene parse_wave_scene(const json& j, const std::string& scene_dir) {
     for (size_t q = 0; q < a.size(); ++q) {
       const std::string w = "receivers[" + std::to_string(q) + "]";
       object_at(a[q], w);
-      only_keys(a[q], w + ".", {"name", "position_m"});
+      only_keys(a[q], w + ".", {"name", "position_m", "interpolation"});
       if (!a[q].contains("position_m")) throw SceneError(w + ".position_m is required ([x, y, z] in metres)");
       ReceiverSpec r;
       r.name = a[q].contains("name") ? string(a[q].at("name"), w + ".name") : "r" + std::to_string(q);
       r.position_m = vec3(a[q].at("position_m"), w + ".position_m");
+      if (a[q].contains("interpolation"))
+        r.interpolation = parse_interpolation(a[q].at("interpolation"), w + ".interpolation");
       s.receivers.push_back(r);
     }
   }
@@ -191,6 +239,7 @@ json to_json(const WaveScene& s) {
   j["name"] = s.name;
   j["room_m"] = s.room_m;
   j["sound_speed_m_s"] = s.sound_speed_m_s;
+  j["air_density_kg_m3"] = s.air_density_kg_m3;
   j["sample_rate_hz"] = s.sample_rate_hz;
   if (s.courant) j["courant"] = *s.courant;
   else j["courant_fraction"] = s.courant_fraction;
@@ -208,11 +257,17 @@ json to_json(const WaveScene& s) {
   for (const auto& src : s.sources) {
     json sig{{"type", to_string(src.signal.kind)}, {"amplitude", src.signal.amplitude},
              {"width_s", src.signal.width_s}, {"delay_s", src.signal.delay_s}};
-    if (src.signal.kind == SignalKind::Sine) sig["frequency_hz"] = src.signal.frequency_hz;
-    j["sources"].push_back({{"position_m", src.position_m}, {"signal", sig}});
+    if (src.signal.kind == SignalKind::Sine || src.signal.kind == SignalKind::Ricker)
+      sig["frequency_hz"] = src.signal.frequency_hz;
+    json js{{"position_m", src.position_m}, {"signal", sig}, {"quantity", to_string(src.quantity)},
+            {"interpolation", to_string(src.interpolation)}};
+    if (src.quantity == SourceQuantity::Scheme) js["injection"] = to_string(src.injection);
+    j["sources"].push_back(js);
   }
   j["receivers"] = json::array();
-  for (const auto& r : s.receivers) j["receivers"].push_back({{"name", r.name}, {"position_m", r.position_m}});
+  for (const auto& r : s.receivers)
+    j["receivers"].push_back(
+        {{"name", r.name}, {"position_m", r.position_m}, {"interpolation", to_string(r.interpolation)}});
   return j;
 }
 

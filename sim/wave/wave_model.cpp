@@ -1,5 +1,6 @@
 #include "wave/wave_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -15,6 +16,56 @@ WaveModel::WaveModel(const WaveScene& scene, BackendChoice backend, const std::s
     : scene_(scene), grid_(derive_grid(scene)), choice_(backend) {
   solids_ = voxelise_scene(scene_, grid_);
   build_solver(scene.precision, kernel_id, nullptr);
+  restart_watchdog();
+}
+
+namespace {
+
+// The taps that lie in air, their weights rescaled to the original sum (a solid node
+// is held at zero: what a source put there would be lost, and a receiver would read 0).
+std::vector<GridTap> air_taps(const std::vector<GridTap>& taps, const SolidNodes& solids, const DerivedGrid& g) {
+  if (solids.material.empty() || taps.size() < 2) return taps;
+  std::vector<GridTap> air;
+  double all = 0.0, kept = 0.0;
+  for (const auto& t : taps) {
+    all += t.weight;
+    if (solids.solid(t.node.i, t.node.j, t.node.k, g.nx, g.ny)) continue;
+    air.push_back(t);
+    kept += t.weight;
+  }
+  if (air.empty() || kept <= 0.0) return taps;
+  for (auto& t : air) t.weight *= all / kept;
+  return air;
+}
+
+}  // namespace
+
+double WaveModel::source_gain(size_t q) const {
+  if (scene_.sources.at(q).quantity == SourceQuantity::Scheme) return 1.0;
+  // u^{n+1} += T^2 rho c^2 q'(t_n) / X^3, with T q'(t_n) ~ q(t_n + T/2) - q(t_n - T/2).
+  const double c = scene_.sound_speed_m_s, X = grid_.spacing_m;
+  return scene_.air_density_kg_m3 * c * c * grid_.dt_s / (X * X * X);
+}
+
+void WaveModel::restart_watchdog() {
+  quiet_step_ = 0;
+  for (const auto& src : scene_.sources) {
+    const double end_s = signal_end_s(src.signal, grid_.dt_s);
+    if (end_s < 0.0) {
+      quiet_step_ = -1;
+      break;
+    }
+    // The difference injection reaches half a step past the signal's end.
+    quiet_step_ = std::max(quiet_step_, (long long)std::ceil(end_s / grid_.dt_s) + 2);
+  }
+  watchdog_.restart(quiet_step_);
+  next_check_ = solver_->step() + Watchdog::kInterval;
+}
+
+std::vector<ReceiverTaps> WaveModel::receiver_taps() const {
+  std::vector<ReceiverTaps> r;
+  for (const auto& taps : grid_.receiver_taps) r.push_back(air_taps(taps, solids_, grid_));
+  return r;
 }
 
 void WaveModel::build_solver(Precision p, const std::string& kernel_id, const LaunchOptions* options) {
@@ -52,14 +103,18 @@ void WaveModel::wire_io() {
   boundary_ = make_boundary_plan(solver_->layout(), scene_.walls, solids_, grid_.courant);
   solver_->set_boundary(boundary_);
   std::vector<SourceNode> src;
-  for (size_t q = 0; q < scene_.sources.size(); ++q) src.push_back({grid_.source_nodes[q], scene_.sources[q].signal});
+  for (size_t q = 0; q < scene_.sources.size(); ++q) {
+    const SourceSpec& spec = scene_.sources[q];
+    const Injection how = spec.quantity == SourceQuantity::VolumeVelocity ? Injection::Difference : spec.injection;
+    for (const GridTap& t : air_taps(grid_.source_taps[q], solids_, grid_))
+      src.push_back({t.node, spec.signal, source_gain(q) * t.weight, how});
+  }
   solver_->set_sources(src);
-  solver_->set_receivers(grid_.receiver_nodes);
+  solver_->set_receiver_taps(receiver_taps());
   history_.resize(grid_.receiver_nodes.size());
 }
 
-void WaveModel::advance(int steps) {
-  solver_->advance(steps);
+void WaveModel::take_samples() {
   auto fresh = solver_->take_receiver_samples();
   for (size_t r = 0; r < fresh.size() && r < history_.size(); ++r) {
     for (double v : fresh[r]) {
@@ -77,9 +132,26 @@ void WaveModel::advance(int steps) {
   }
 }
 
+void WaveModel::advance(int steps) {
+  while (steps > 0) {
+    // Advance to the next watchdog check at most, so that it sees the field every kInterval steps.
+    const long long to_check = std::max<long long>(1, next_check_ - solver_->step());
+    const int chunk = (int)std::min<long long>(steps, to_check);
+    solver_->advance(chunk);
+    steps -= chunk;
+    take_samples();
+    if (solver_->step() >= next_check_) {
+      next_check_ = solver_->step() + Watchdog::kInterval;
+      if (auto why = watchdog_.check(solver_->step(), solver_->field_stats()))
+        throw BlowUpError("watchdog: " + *why + "; the simulation is paused");
+    }
+  }
+}
+
 void WaveModel::reset() {
   solver_->reset();
   for (auto& h : history_) h.clear();
+  restart_watchdog();
 }
 
 void WaveModel::set_precision(Precision p) {
@@ -101,21 +173,27 @@ void WaveModel::set_kernel(const std::string& id, const LaunchOptions& options) 
 void WaveModel::set_source_position(size_t index, const std::array<double, 3>& p) {
   if (index >= scene_.sources.size()) throw std::out_of_range("no source " + std::to_string(index));
   const GridIndex g = position_to_node(p, scene_, grid_, "sources[" + std::to_string(index) + "].position_m");
+  auto taps = position_taps(p, scene_.sources[index].interpolation, scene_, grid_,
+                            "sources[" + std::to_string(index) + "].position_m");
   scene_.sources[index].position_m = p;
   grid_.source_nodes[index] = g;
+  grid_.source_taps[index] = std::move(taps);
   wire_io();
 }
 
 void WaveModel::set_receiver_position(size_t index, const std::array<double, 3>& p) {
   if (index >= scene_.receivers.size()) throw std::out_of_range("no receiver " + std::to_string(index));
   const GridIndex g = position_to_node(p, scene_, grid_, "receivers[" + std::to_string(index) + "].position_m");
+  auto taps = position_taps(p, scene_.receivers[index].interpolation, scene_, grid_,
+                            "receivers[" + std::to_string(index) + "].position_m");
   scene_.receivers[index].position_m = p;
   grid_.receiver_nodes[index] = g;
+  grid_.receiver_taps[index] = std::move(taps);
   // Pending samples are taken first so no recorded sample is lost.
   auto fresh = solver_->take_receiver_samples();
   for (size_t r = 0; r < fresh.size() && r < history_.size(); ++r)
     history_[r].insert(history_[r].end(), fresh[r].begin(), fresh[r].end());
-  solver_->set_receivers(grid_.receiver_nodes);
+  solver_->set_receiver_taps(receiver_taps());
 }
 
 }  // namespace ws

@@ -9,13 +9,16 @@
 #include "cuda/backend_choice.hpp"
 #include "cuda/cuda_solver.hpp"
 #include "scene/scene.hpp"
+#include "wave/watchdog.hpp"
 #include "wave/wave_solver.hpp"
 
 namespace ws {
 
 
-// Raised when the field stops being finite or grows past any physical bound:
-// the caller pauses and shows the message.
+// Raised when the field stops being finite or grows past any physical bound, or
+// when the watchdog sees a growing zero mode or a DC ramp (sim/wave/watchdog.hpp):
+// the caller pauses (the GUI) or stops with exit status 3 (`run`) and shows the
+// message; the receivers recorded until then are in receiver_history().
 class BlowUpError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -34,8 +37,13 @@ class WaveModel {
   const BoundaryPlan& boundary() const { return boundary_; }
   const SolidNodes& solids() const { return solids_; }
 
-  // Advances and appends the receivers' new samples; BlowUpError on a non-finite sample.
+  // Advances and appends the receivers' new samples; BlowUpError on a non-finite sample
+  // or when the watchdog trips (it checks every Watchdog::kInterval steps).
   void advance(int steps);
+  // The first step after which every source is zero (-1: a source never ends).
+  long long quiet_step() const { return quiet_step_; }
+  // What the scheme adds per unit of source signal (rho c^2 T / X^3 for a volume velocity, 1 for "scheme").
+  double source_gain(size_t index) const;
   long long step() const { return solver_->step(); }
   double time_s() const { return solver_->step() * grid_.dt_s; }
   void reset();
@@ -58,6 +66,9 @@ class WaveModel {
   void build_boundary();
   void build_solver(Precision p, const std::string& kernel_id, const LaunchOptions* options);
   void wire_io();
+  std::vector<ReceiverTaps> receiver_taps() const;
+  void take_samples();
+  void restart_watchdog();
 
   WaveScene scene_;
   DerivedGrid grid_;
@@ -68,6 +79,9 @@ class WaveModel {
   std::vector<std::vector<double>> history_;
   SolidNodes solids_;
   BoundaryPlan boundary_;
+  Watchdog watchdog_;
+  long long quiet_step_ = -1;
+  long long next_check_ = 0;
 };
 
 }  // namespace ws

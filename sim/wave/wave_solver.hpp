@@ -1,10 +1,12 @@
 #pragma once
 // The seam between a wave-equation backend (CPU reference, CUDA) and the rest.
 // Both backends run the same two-grid, in-place, two-step scheme:
-//   u^{n+1} = 2 u^n + lambda^2 sum_p w_p u^n(x+p) - u^{n-1}
+//   u^{n+1} = (2 u^n - u^{n-1}) + lambda^2 sum_{p != 0} w_p (u^n(x+p) - u^n(x))
 // with u^{n+1} overwriting u^{n-1} (Webb eq. 2), then the two grids swap roles.
-// After each update the soft sources add their signal at their node, then the
-// receivers record u^{n+1} at theirs.
+// The Laplacian is evaluated so that a constant field gives exactly 0 in floating
+// point (docs/physics.md): the zero-frequency mode cannot drift or grow.
+// After each update the sources add gain * injection_value(signal, n) at their
+// nodes, then the receivers record the weighted sum of u^{n+1} over their taps.
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +23,18 @@ namespace ws {
 struct SourceNode {
   GridIndex node;
   SourceSignal signal;
+  double gain = 1.0;  // physical scale (rho c^2 T / X^3 for a volume velocity) times the tap weight
+  Injection injection = Injection::Value;
+};
+
+// One receiver reads sum_t weight_t u^{n+1}(node_t) over its taps.
+using ReceiverTaps = std::vector<GridTap>;
+
+// The field's mean and peak over the interior at the current step (the watchdog's input).
+struct FieldStats {
+  double mean = 0.0;
+  double peak = 0.0;      // max |u|; NaN or inf when the field is not finite
+  bool finite = true;
 };
 
 struct SolverMetrics {
@@ -62,9 +76,18 @@ class WaveSolver {
   // Non-fixed walls and obstacles (7-point stencil only); an empty plan restores fixed walls.
   virtual void set_boundary(const BoundaryPlan& plan) = 0;
   virtual void set_sources(const std::vector<SourceNode>& sources) = 0;
-  virtual void set_receivers(const std::vector<GridIndex>& receivers) = 0;
+  virtual void set_receiver_taps(const std::vector<ReceiverTaps>& receivers) = 0;
+  // One node per receiver, weight 1.
+  void set_receivers(const std::vector<GridIndex>& receivers) {
+    std::vector<ReceiverTaps> t;
+    for (const auto& g : receivers) t.push_back({GridTap{g, 1.0}});
+    set_receiver_taps(t);
+  }
   // Samples recorded since the last call, one vector per receiver, oldest first.
   virtual std::vector<std::vector<double>> take_receiver_samples() = 0;
+
+  // Mean and max |u| of u^n over the interior (solid obstacle nodes count as 0).
+  virtual FieldStats field_stats() = 0;
 
   virtual SolverMetrics metrics() const = 0;
   virtual FieldView current_field() const = 0;

@@ -1,7 +1,8 @@
 // One update by every 7-point variant x precision x cache mode, launched
 // directly, checked point by point:
-//  - every interior point holds exactly c0 u^n + c1 S - u^{n-1} (and u^{n-1}
-//    was chosen so that this differs from it by >= 0.5: an unwritten point fails);
+//  - every interior point holds (2u^n - u^{n-1}) + c1 (S - 6u^n), to rounding
+//    (and u^{n-1} was chosen so that this differs from it by >= 0.5: an
+//    unwritten point fails);
 //  - every non-interior element of the output (the fixed-boundary halo ring and
 //    the row/plane padding) still holds its NaN sentinel bit for bit;
 //  - u^n is unchanged, and its padding beyond the halo ring is NaN, so a kernel
@@ -62,7 +63,7 @@ void check_one_step(const KernelVariant& v, bool ro, BlockShape block, int nx, i
                                     << "x" << ny << "x" << nz);
   const Stencil st = make_stencil("7pt");
   const FieldLayout L = make_layout(nx, ny, nz, halo_for(st), sizeof(T));
-  const double courant = 0.5;  // below the limit so that the centre weight c0 = 2 - 6 lambda^2 is not ~0
+  const double courant = 0.5;  // below the limit: 2 - 6 lambda^2 = 0.5, the centre's share is not ~0
   StepArgs<T> args{nullptr, nullptr, L, &st, courant * courant};
   const auto co = seven_point_coeffs(args);
 
@@ -80,7 +81,7 @@ void check_one_step(const KernelVariant& v, bool ro, BlockShape block, int nx, i
         const int64_t q = L.index(i, j, k);
         const double s = (double)uc[q - 1] + uc[q + 1] + uc[q - L.pitch] + uc[q + L.pitch] + uc[q - L.plane] +
                          uc[q + L.plane];
-        const double a = (double)co.centre * uc[q] + (double)co.neighbour * s;
+        const double a = 2.0 * uc[q] + (double)co.neighbour * (s - 6.0 * uc[q]);
         // u^{n-1} = a/2 + d with |d| >= 1/4: the new value a - u^{n-1} = a/2 - d is >= 0.5 away from it.
         const double d = (rng() & 1 ? 1.0 : -1.0) * mag(rng);
         un[q] = T(0.5 * a + d);

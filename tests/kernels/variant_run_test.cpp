@@ -21,7 +21,7 @@ namespace {
 
 using testing::KernelCase;
 
-constexpr double kCourant = 0.5;  // c0 = 2 - 6 lambda^2 = 0.5: the centre term is exercised
+constexpr double kCourant = 0.5;  // 2 - 6 lambda^2 = 0.5: the centre's share of the update is not ~0
 constexpr double kDt = 1.0 / 44100;
 
 struct Reference {

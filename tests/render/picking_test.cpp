@@ -15,6 +15,7 @@ render::RoomGeometry room() {
   g.ny = 30;
   g.nz = 20;
   g.spacing_m = 0.1f;
+  g.first_m = glm::vec3(0.1f);  // fixed walls: node 0 one cell from the wall
   g.extent_m = glm::vec3(4.1f, 3.1f, 2.1f);
   return g;
 }

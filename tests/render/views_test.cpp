@@ -44,6 +44,7 @@ struct Fixture {
     room.ny = 30;
     room.nz = 20;
     room.spacing_m = 0.1f;
+    room.first_m = glm::vec3(0.1f);
     room.extent_m = glm::vec3(41, 31, 21) * 0.1f;
     room.markers.push_back({{1.0f, 1.0f, 1.0f}, render::kSourceColour});
   }

@@ -19,7 +19,7 @@ struct Arrival {
 Arrival run_arrival(const std::array<double, 3>& offset_m) {
   WaveScene s = testing::cube_scene(3.0, 16000.0, Precision::Double);
   const double width_s = 1.0e-3;
-  s.sources.push_back({{1.5, 1.5, 1.5}, {SignalKind::RaisedCosine, 1.0, width_s, 0.0, 0.0}});
+  s.sources.push_back({{1.5, 1.5, 1.5}, {SignalKind::RaisedCosine, 1.0, width_s, 0.0, 0.0}, SourceQuantity::Scheme, Injection::Value});
   s.receivers.push_back({"r", {1.5 + offset_m[0], 1.5 + offset_m[1], 1.5 + offset_m[2]}});
   WaveModel m(s, BackendChoice::Cpu);
   const auto& g = m.grid();
@@ -51,7 +51,7 @@ TEST(Arrival, DiagonalPulseArrivesAfterRoverC) {
 TEST(Arrival, AmplitudeFallsLikeOneOverR) {
   // Peak amplitude ratio at r and 2r (same direction) is about 2 for a spherical wave.
   WaveScene s = testing::cube_scene(3.0, 16000.0, Precision::Double);
-  s.sources.push_back({{0.9, 1.5, 1.5}, {SignalKind::RaisedCosine, 1.0, 1.0e-3, 0.0, 0.0}});
+  s.sources.push_back({{0.9, 1.5, 1.5}, {SignalKind::RaisedCosine, 1.0, 1.0e-3, 0.0, 0.0}, SourceQuantity::Scheme, Injection::Value});
   s.receivers.push_back({"near", {1.4, 1.5, 1.5}});
   s.receivers.push_back({"far", {1.9, 1.5, 1.5}});
   WaveModel m(s, BackendChoice::Cpu);

@@ -10,7 +10,9 @@ namespace {
 
 WaveScene small_scene() {
   WaveScene s = testing::cube_scene(1.0, 8000.0, Precision::Double);
-  s.sources.push_back({{0.5, 0.5, 0.5}, {SignalKind::RaisedCosine, 1.0, 2e-3, 0.0, 0.0}});
+  // A raw unit pulse (the tolerances below are for fields of order 1).
+  s.sources.push_back({{0.5, 0.5, 0.5}, {SignalKind::RaisedCosine, 1.0, 2e-3, 0.0, 0.0}, SourceQuantity::Scheme,
+                       Injection::Value});
   s.receivers.push_back({"r", {0.7, 0.5, 0.5}});
   return s;
 }

@@ -24,7 +24,7 @@ std::string error_of(const json& j) {
 }
 
 TEST(Scene, ShippedScenesLoad) {
-  for (const char* f : {"shoebox.json", "webb_standard.json"}) {
+  for (const char* f : {"shoebox.json", "webb_standard.json", "furnished_room.json", "l_hall.json"}) {
     const WaveScene s = load_wave_scene(std::string(WS_SOURCE_DIR) + "/assets/scenes/" + f);
     EXPECT_FALSE(s.sources.empty()) << f;
     EXPECT_NO_THROW(derive_grid(s));
@@ -70,7 +70,54 @@ TEST(Scene, PositionOutsideRoomNamed) {
   j["receivers"][0]["position_m"] = {1.0, 7.0, 1.0};
   const std::string e = error_of(j);
   EXPECT_NE(e.find("receivers[0].position_m[y] = 7"), std::string::npos) << e;
-  EXPECT_NE(e.find("(0, 2.5)"), std::string::npos) << e;
+  EXPECT_NE(e.find("lies outside the room; allowed: (0, 2.5"), std::string::npos) << e;
+}
+
+TEST(Scene, SourceQuantityDensityAndInterpolationRefusedWithTheAllowedValues) {
+  json j = good();
+  j["sources"][0]["quantity"] = "force";
+  std::string e = error_of(j);
+  EXPECT_NE(e.find("sources[0].quantity = \"force\""), std::string::npos) << e;
+  EXPECT_NE(e.find("allowed: volume_velocity, scheme"), std::string::npos) << e;
+  for (double bad : {0.0, -1.2}) {
+    j = good();
+    j["air_density_kg_m3"] = bad;
+    e = error_of(j);
+    EXPECT_NE(e.find("air_density_kg_m3 = "), std::string::npos) << e;
+    EXPECT_NE(e.find("> 0"), std::string::npos) << e;
+  }
+  j = good();
+  j["receivers"][0]["interpolation"] = "cubic";
+  e = error_of(j);
+  EXPECT_NE(e.find("receivers[0].interpolation = \"cubic\""), std::string::npos) << e;
+  EXPECT_NE(e.find("allowed: nearest, trilinear"), std::string::npos) << e;
+  j = good();
+  j["sources"][0]["injection"] = "difference";  // only for scheme sources
+  e = error_of(j);
+  EXPECT_NE(e.find("sources[0].injection is only allowed"), std::string::npos) << e;
+  j = good();
+  j["sources"][0]["quantity"] = "scheme";
+  j["sources"][0]["injection"] = "integral";
+  e = error_of(j);
+  EXPECT_NE(e.find("allowed: value, difference"), std::string::npos) << e;
+}
+
+TEST(Scene, SourceQuantitiesDefaultAndParse) {
+  WaveScene s = parse_wave_scene(good());
+  EXPECT_EQ(s.sources[0].quantity, SourceQuantity::VolumeVelocity);
+  EXPECT_EQ(s.sources[0].interpolation, Interpolation::Nearest);
+  EXPECT_DOUBLE_EQ(s.air_density_kg_m3, 1.2);
+  json j = good();
+  j["sources"][0]["quantity"] = "scheme";
+  EXPECT_EQ(parse_wave_scene(j).sources[0].injection, Injection::Value);  // today's raw soft source
+  j["sources"][0]["injection"] = "difference";
+  j["sources"][0]["interpolation"] = "trilinear";
+  j["air_density_kg_m3"] = 1.18;
+  s = parse_wave_scene(j);
+  EXPECT_EQ(s.sources[0].injection, Injection::Difference);
+  EXPECT_EQ(s.sources[0].interpolation, Interpolation::Trilinear);
+  EXPECT_DOUBLE_EQ(s.air_density_kg_m3, 1.18);
+  EXPECT_EQ(to_json(parse_wave_scene(to_json(s))), to_json(s));
 }
 
 TEST(Scene, NonPositiveSizeRefused) {
@@ -89,7 +136,7 @@ TEST(Scene, BadEnumsListTheAllowedValues) {
   EXPECT_NE(error_of(j).find("allowed: float, double"), std::string::npos);
   j = good();
   j["sources"][0]["signal"]["type"] = "square";
-  EXPECT_NE(error_of(j).find("raised_cosine, gaussian, sine, impulse"), std::string::npos);
+  EXPECT_NE(error_of(j).find("raised_cosine, gaussian, gaussian_derivative, ricker, sine, impulse"), std::string::npos);
   j = good();
   j["stencil"] = "nine-point";
   EXPECT_NE(error_of(j).find("nine-point"), std::string::npos);

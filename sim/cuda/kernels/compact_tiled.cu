@@ -9,7 +9,18 @@
 // The weights sit in __constant__ memory as a dense (2R+1)^3 cube (zeros where
 // the stencil has no point) and the loops over the cube are unrolled with R a
 // template parameter, so every weight is an immediate constant-bank operand of
-// an FMA. Register blocking along y: each thread computes NY = 4 consecutive
+// an FMA. The update is 2u - u^{n-1} + sum_{p != 0} lambda^2 w_p (u(x+p) - u(x))
+// (exact_update.cuh), each difference taken as the difference from the centre
+// column (x, plane k) in the same row plus the centre column's own difference
+// along y:
+//   u(x+p) - u(x) = [u(x+p) - c(y+dy)] + [c(y+dy) - c(y)],  c = the centre column,
+// so a column's differences are formed once per row and shared by the NY
+// outputs, and the second part costs 2R FMAs per output with the weights summed
+// over (dz, dx) (stored in the centre column's slots of the cube, which the first
+// part does not use). Every difference is exactly 0 for a constant field, which
+// is then a fixed point bit for bit; the centre weight is not used.
+//
+// Register blocking along y: each thread computes NY = 4 consecutive
 // points of a column, and for each (dz, dx) it reads the NY + 2R values of the
 // column once into registers and uses each for up to 2R + 1 outputs. That cuts
 // shared-memory loads per point from (2R+1)^3 to (2R+1)^2 (NY+2R)/NY (125 -> 50
@@ -21,6 +32,7 @@
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/bigstencil_launch.hpp"
+#include "cuda/kernels/exact_update.cuh"
 
 namespace ws {
 
@@ -81,13 +93,28 @@ __global__ void __launch_bounds__(kMaxThreads) compact_tiled_kernel(T* __restric
   for (int k = k0; k < k1; ++k, base += plane, out += plane) {
     T acc[NY];
 #pragma unroll
-    for (int o = 0; o < NY; ++o)  // -u^{n-1}, loaded before the barrier to hide its latency
-      acc[o] = (i < L.nx && jt + o < L.ny) ? -out[o * pitch] : T(0);
+    for (int o = 0; o < NY; ++o)  // u^{n-1}, loaded before the barrier to hide its latency
+      acc[o] = (i < L.nx && jt + o < L.ny) ? out[o * pitch] : T(0);
     __syncthreads();  // the slot about to be refilled is no longer read
     int newest = oldest + 2 * R;
     if (newest >= D) newest -= D;
     load_plane(base, newest);
     __syncthreads();
+    T cen[NY + 2 * R];  // the centre column: u^n at x = i in plane k (slot oldest + R), rows jt - R ..
+    {
+      int slot = oldest + R;
+      if (slot >= D) slot -= D;
+      const T* pl = ring + slot * ps + (ty * NY) * tw + tx + R;
+#pragma unroll
+      for (int q = 0; q < NY + 2 * R; ++q) cen[q] = pl[q * tw];
+#pragma unroll
+      for (int o = 0; o < NY; ++o) {
+        acc[o] = ex::leapfrog(cen[o + R], acc[o]);
+#pragma unroll
+        for (int dy = 0; dy < D; ++dy)  // the centre column's y differences, weights summed over (dz, dx)
+          if (dy != R) acc[o] = fma(cube_weight<T>((R * D + dy) * D + R), cen[o + dy] - cen[o + R], acc[o]);
+      }
+    }
 #pragma unroll
     for (int dz = 0; dz < D; ++dz) {
       int slot = oldest + dz;
@@ -95,14 +122,15 @@ __global__ void __launch_bounds__(kMaxThreads) compact_tiled_kernel(T* __restric
       const T* pl = ring + slot * ps + (ty * NY) * tw + tx;
 #pragma unroll
       for (int dx = 0; dx < D; ++dx) {
-        T colv[NY + 2 * R];
+        if (dz == R && dx == R) continue;  // the centre column: its differences from itself are 0
+        T colv[NY + 2 * R];  // differences from the centre column, row by row
 #pragma unroll
-        for (int q = 0; q < NY + 2 * R; ++q) colv[q] = pl[q * tw + dx];
+        for (int q = 0; q < NY + 2 * R; ++q) colv[q] = pl[q * tw + dx] - cen[q];
 #pragma unroll
         for (int dy = 0; dy < D; ++dy) {
           const T w = cube_weight<T>((dz * D + dy) * D + dx);
 #pragma unroll
-          for (int o = 0; o < NY; ++o) acc[o] += w * colv[o + dy];
+          for (int o = 0; o < NY; ++o) acc[o] = fma(w, colv[o + dy], acc[o]);
         }
       }
     }
@@ -125,9 +153,16 @@ void upload_cube(const StepArgs<T>& a, int R, cudaStream_t stream) {
   std::lock_guard<std::mutex> lock(mutex);
   if (valid && k == key) return;
   const int D = 2 * R + 1;
+  auto at = [&](int dz, int dy, int dx) { return ((size_t)dz * D + dy) * D + dx; };  // cube indices 0..2R
   std::vector<double> acc((size_t)D * D * D, 0.0);
-  acc[((size_t)R * D + R) * D + R] = 2.0;  // the leapfrog's 2 u^n, present even if the stencil lists no centre
-  for (const auto& p : a.stencil->points) acc[((size_t)(p.dz + R) * D + (p.dy + R)) * D + (p.dx + R)] += a.lambda2 * p.w;
+  for (const auto& p : a.stencil->points) acc[at(p.dz + R, p.dy + R, p.dx + R)] += a.lambda2 * p.w;
+  // The centre column's slots (offsets dz = dx = 0) hold, for each dy, the weights summed
+  // over (dz, dx); the centre itself (dy = 0) is not used.
+  std::vector<double> col_sum(D, 0.0);
+  for (int dz = 0; dz < D; ++dz)
+    for (int dy = 0; dy < D; ++dy)
+      for (int dx = 0; dx < D; ++dx) col_sum[dy] += acc[at(dz, dy, dx)];
+  for (int dy = 0; dy < D; ++dy) acc[at(R, dy, R)] = dy == R ? 0.0 : col_sum[dy];
   cube.assign(acc.begin(), acc.end());
   if constexpr (std::is_same_v<T, float>)
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_cube_f, cube.data(), cube.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));

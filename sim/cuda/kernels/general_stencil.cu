@@ -5,10 +5,12 @@
 // the constant cache serves in one transaction, so the tables cost nothing next
 // to the K loads of u^n, which go through L1 / the read-only cache and L2.
 //
-// The centre coefficient folds in the leapfrog's 2: table = {2 + lambda^2 w_0,
-// lambda^2 w_p}, and the thread starts from -u^{n-1}, exactly as in fig. 5.
-// Points are sorted by (dz, dy, dx) so that consecutive iterations walk forward
-// through memory (plane by plane, row by row), which helps the caches.
+// Unlike fig. 5, the centre is not a table entry: the thread starts from
+// 2u - u^{n-1} and adds lambda^2 w_p (u(x+p) - u(x)) for every point p != 0
+// (exact_update.cuh), so each term is exactly 0 for a constant field, which is
+// then a fixed point bit for bit; the centre weight is not used. Points are
+// sorted by (dz, dy, dx) so that consecutive iterations walk forward through
+// memory (plane by plane, row by row), which helps the caches.
 //
 // The tables are uploaded only when the (stencil, lambda, layout) key changes,
 // with cudaMemcpyToSymbolAsync on the launch stream so the upload is ordered
@@ -23,6 +25,7 @@
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/bigstencil_launch.hpp"
+#include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/load.cuh"
 
 namespace ws {
@@ -31,7 +34,7 @@ namespace {
 
 constexpr int kMaxPoints = 461;  // S_22, the largest compact-in-space stencil of the paper
 
-constexpr int kTableSize = kMaxPoints + 1;  // room for a centre entry a stencil may not list
+constexpr int kTableSize = kMaxPoints;  // the points p != 0 (a stencil of K points has at most K)
 
 __constant__ int c_off_f[kTableSize];
 __constant__ float c_w_f[kTableSize];
@@ -57,15 +60,16 @@ __global__ void __launch_bounds__(1024) kernel_a(T* __restrict__ un, const T* __
   if (i >= L.nx || j >= L.ny || k >= L.nz) return;  // the halo is never written
   const int64_t p = L.index(i, j, k);
   const T* __restrict__ q = uc + p;
-  T acc = -un[p];
+  const T u = ld<RO>(q);
+  T acc = ex::leapfrog(u, un[p]);
 #pragma unroll 4
-  for (int n = 0; n < K; ++n) acc += table_weight<T>(n) * ld<RO>(q + table_offset<T>(n));
+  for (int n = 0; n < K; ++n) acc = fma(table_weight<T>(n), ld<RO>(q + table_offset<T>(n)) - u, acc);
   un[p] = acc;
 }
 
 bool supports_general(const Stencil& s) { return s.size() >= 1 && s.size() <= kMaxPoints; }
 
-// Entries in the uploaded table of precision T (the stencil's points, plus a centre if it had none).
+// Entries in the uploaded table of precision T (the stencil's points other than the centre).
 template <class T>
 int& table_size() {
   static int n = 0;
@@ -84,33 +88,31 @@ void upload_tables(const StepArgs<T>& a, cudaStream_t stream) {
   const uint64_t k = big::stencil_upload_key(s, a.lambda2, L.pitch, L.plane, (int64_t)sizeof(T));
   std::lock_guard<std::mutex> lock(mutex);
   if (valid && k == key) return;
-  std::vector<StencilPoint> pts = s.points;
+  std::vector<StencilPoint> pts;
+  for (const auto& p : s.points)
+    if (p.dx != 0 || p.dy != 0 || p.dz != 0) pts.push_back(p);  // the centre's difference is 0
   std::sort(pts.begin(), pts.end(), [](const StencilPoint& x, const StencilPoint& y) {
     return std::tie(x.dz, x.dy, x.dx) < std::tie(y.dz, y.dy, y.dx);
   });
   off.clear();
   w.clear();
-  // The leapfrog's 2 u^n needs a centre entry even for a stencil listing no centre point.
-  if (std::none_of(pts.begin(), pts.end(), [](const StencilPoint& p) { return p.dx == 0 && p.dy == 0 && p.dz == 0; }))
-    pts.push_back({0, 0, 0, 0.0});
-  bool centre_done = false;
   for (const auto& pt : pts) {
     const int64_t o = (int64_t)pt.dz * L.plane + (int64_t)pt.dy * L.pitch + pt.dx;
     if (o > INT32_MAX || o < INT32_MIN)
       throw std::invalid_argument("KernelA: linear offset of point (" + std::to_string(pt.dx) + "," +
                                   std::to_string(pt.dy) + "," + std::to_string(pt.dz) +
                                   ") does not fit in 32 bits for this grid; use a smaller grid");
-    const bool first_centre = !centre_done && pt.dx == 0 && pt.dy == 0 && pt.dz == 0;
-    centre_done = centre_done || first_centre;
     off.push_back((int)o);
-    w.push_back(T((first_centre ? 2.0 : 0.0) + a.lambda2 * pt.w));
+    w.push_back(T(a.lambda2 * pt.w));
   }
-  if constexpr (std::is_same_v<T, float>) {
-    CUDA_CHECK(cudaMemcpyToSymbolAsync(c_off_f, off.data(), off.size() * sizeof(int), 0, cudaMemcpyHostToDevice, stream));
-    CUDA_CHECK(cudaMemcpyToSymbolAsync(c_w_f, w.data(), w.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
-  } else {
-    CUDA_CHECK(cudaMemcpyToSymbolAsync(c_off_d, off.data(), off.size() * sizeof(int), 0, cudaMemcpyHostToDevice, stream));
-    CUDA_CHECK(cudaMemcpyToSymbolAsync(c_w_d, w.data(), w.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
+  if (!off.empty()) {  // a centre-only stencil has nothing to upload
+    if constexpr (std::is_same_v<T, float>) {
+      CUDA_CHECK(cudaMemcpyToSymbolAsync(c_off_f, off.data(), off.size() * sizeof(int), 0, cudaMemcpyHostToDevice, stream));
+      CUDA_CHECK(cudaMemcpyToSymbolAsync(c_w_f, w.data(), w.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
+    } else {
+      CUDA_CHECK(cudaMemcpyToSymbolAsync(c_off_d, off.data(), off.size() * sizeof(int), 0, cudaMemcpyHostToDevice, stream));
+      CUDA_CHECK(cudaMemcpyToSymbolAsync(c_w_d, w.data(), w.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
+    }
   }
   table_size<T>() = (int)off.size();
   key = k;

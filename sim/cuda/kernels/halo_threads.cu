@@ -12,6 +12,7 @@
 // touch more cache lines, and (2bx + 2by + 4) threads per block do no update.
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/kernel_common.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
 #include "cuda/kernels/seven_point.hpp"
@@ -21,7 +22,7 @@ namespace ws {
 namespace {
 
 template <class T, bool RO>
-__global__ void halo_threads_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T c0, T c1) {
+__global__ void halo_threads_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T w) {
   T* tile = shared_tile<T>();  // blockDim.y rows of blockDim.x: the block is the extended tile
   const int tx = threadIdx.x, ty = threadIdx.y, tw = blockDim.x;
   const int bx = blockDim.x - 2, by = blockDim.y - 2;  // points updated per block
@@ -41,9 +42,8 @@ __global__ void halo_threads_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLa
   __syncthreads();
   const bool updates = tx >= 1 && tx <= bx && ty >= 1 && ty <= by && i < L.nx && j < L.ny;
   if (!updates) return;  // rim threads only load
-  const T sum = tile[s - 1] + tile[s + 1] + tile[s - tw] + tile[s + tw] + ld<RO>(uc + p - L.plane) +
-                ld<RO>(uc + p + L.plane);
-  un[p] = c0 * centre + c1 * sum - un[p];
+  un[p] = ex::seven_point_update(centre, un[p], tile[s - 1], tile[s + 1], tile[s - tw], tile[s + tw],
+                                 ld<RO>(uc + p - L.plane), ld<RO>(uc + p + L.plane), w);
 }
 
 template <class T>
@@ -55,9 +55,9 @@ void launch_halo_threads(const StepArgs<T>& a, const LaunchOptions& o, cudaStrea
       checked_grid(ceil_div(a.layout.nx, o.block.x - 2), ceil_div(a.layout.ny, o.block.y - 2), a.layout.nz, "halo_threads");
   const size_t smem = sizeof(T) * size_t(o.block.x) * o.block.y;
   if (o.readonly_cache)
-    halo_threads_kernel<T, true><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c.centre, c.neighbour);
+    halo_threads_kernel<T, true><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c.neighbour);
   else
-    halo_threads_kernel<T, false><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c.centre, c.neighbour);
+    halo_threads_kernel<T, false><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c.neighbour);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -4,7 +4,9 @@
 // it is broadcast like the paper's constant-memory table) and M a template
 // parameter so the loop over m is fully unrolled.
 //
-// Unlike fig. 6, the centre is read once (c0 u^n) rather than three times; the
+// Unlike fig. 6, the centre is read once rather than three times, and it enters
+// as 2u^n - u^{n-1} and as round(6u^n) subtracted from each leg's six points
+// (leggy_common.hpp, exact_update.cuh: exact for a constant field); the
 // x legs are the 2M neighbours in the thread's own row (the same 128-byte lines
 // its warp already reads), the y and z legs are rows of neighbouring warps and
 // blocks, served from L1/L2 when the block is wide in x. Neighbour addresses are
@@ -13,6 +15,7 @@
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/bigstencil_launch.hpp"
+#include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/leggy_common.hpp"
 #include "cuda/kernels/load.cuh"
 
@@ -31,7 +34,9 @@ __global__ void __launch_bounds__(1024) kernel_b(T* __restrict__ un, const T* __
   const T* __restrict__ q = uc + p;
   const int pitch = (int)L.pitch;
   const int64_t plane = L.plane;
-  T acc = c.c0 * ld<RO>(q) - un[p];
+  const T u = ld<RO>(q);
+  const T six_u = ex::six_times(u);
+  T acc = ex::leapfrog(u, un[p]);
   const T* yl = q;  // walks down / up the y leg
   const T* yh = q;
   const T* zl = q;  // and the z leg
@@ -42,7 +47,8 @@ __global__ void __launch_bounds__(1024) kernel_b(T* __restrict__ un, const T* __
     yh += pitch;
     zl -= plane;
     zh += plane;
-    acc += c.w[m] * ((ld<RO>(q - m) + ld<RO>(q + m)) + (ld<RO>(yl) + ld<RO>(yh)) + (ld<RO>(zl) + ld<RO>(zh)));
+    acc = fma(c.w[m], ex::axis_shell_minus(ld<RO>(q - m), ld<RO>(q + m), ld<RO>(yl), ld<RO>(yh), ld<RO>(zl), ld<RO>(zh), six_u),
+              acc);
   }
   un[p] = acc;
 }

@@ -3,9 +3,12 @@
 // update coefficients as kernel arguments and the radius dispatch.
 //
 // A leggy stencil S_M has the centre and 2M points on each axis with the same
-// weight beta_m on all three axes (the centred 2M-order second derivative), so
-//   u^{n+1} = c0 u^n + sum_{m=1..M} w_m [u(x±m) + u(y±m) + u(z±m)] - u^{n-1},
-//   c0 = 2 + lambda^2 beta_0,  w_m = lambda^2 beta_m.
+// weight beta_m on all three axes (the centred 2M-order second derivative), and
+// its centre weight is -6 sum_m beta_m, so
+//   u^{n+1} = (2u^n - u^{n-1}) + sum_{m=1..M} w_m ([u(x±m) + u(y±m) + u(z±m)] - 6u^n),
+//   w_m = lambda^2 beta_m,
+// each leg's six points minus round(6u) being exactly 0 for a constant field
+// (exact_update.cuh); the centre weight itself is not used.
 // M is a template parameter (loops fully unrolled, queues in registers) chosen
 // by a runtime switch; an unsupported M throws instead of launching.
 #include <cmath>
@@ -21,7 +24,6 @@ constexpr int kKernelMaxLeggyM = 8;
 
 template <class T>
 struct LeggyCoeffs {
-  T c0;                  // 2 + lambda^2 * centre weight
   T w[kKernelMaxLeggyM + 1];   // w[m] = lambda^2 * beta_m, m = 1..M (w[0] unused)
 };
 
@@ -49,7 +51,6 @@ LeggyCoeffs<T> leggy_coeffs(const StepArgs<T>& a, const char* kernel_name) {
     throw std::invalid_argument(std::string(kernel_name) + ": layout halo " + std::to_string(a.layout.halo) +
                                 " is smaller than the stencil radius " + std::to_string(s.radius));
   LeggyCoeffs<T> c{};
-  c.c0 = T(2.0 + a.lambda2 * s.centre_weight());
   for (int m = 1; m <= s.radius; ++m) c.w[m] = T(a.lambda2 * s.axis_weight(m));
   return c;
 }

@@ -11,6 +11,7 @@
 
 #include <utility>
 
+#include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/leggy_common.hpp"
 
 namespace ws::lv {
@@ -91,23 +92,30 @@ struct LegPair {
 };
 
 // u^{n+1} at the N points of a leggy stencil S_M, for every l:
-//   c0 u(l) - u^{n-1}(l) + sum_m w_m ((x legs) + (y legs) + (z legs)),
+//   (2u(l) - u^{n-1}(l)) + sum_m w_m (((x legs) + (y legs)) + (z legs) - round(6u(l))),
 // with `y(m)` returning the packs at rows j - m and j + m (a LegPair) and
-// `z(d)` the column's queue entry of plane k - M + d.
+// `z(d)` the column's queue entry of plane k - M + d. Per point one product
+// 6u and per leg one subtraction more than a centre coefficient would cost;
+// in exchange every leg is exactly 0 for a constant field (exact_update.cuh).
 template <class T, int N, int M, int XV, class Y, class Z>
 __device__ __forceinline__ void leggy_update(T (&acc)[N], const LeggyCoeffs<T>& c, const Pack<T, N> (&xl)[XV],
                                              const Pack<T, N> (&xr)[XV], const Pack<T, N>& prev, Y&& y, Z&& z) {
   const Pack<T, N>& mid = z(M);
+  T six_u[N];
 #pragma unroll
-  for (int l = 0; l < N; ++l) acc[l] = c.c0 * mid.v[l] - prev.v[l];
+  for (int l = 0; l < N; ++l) {
+    acc[l] = ex::leapfrog(mid.v[l], prev.v[l]);
+    six_u[l] = ex::six_times(mid.v[l]);
+  }
 #pragma unroll
   for (int m = 1; m <= M; ++m) {
     const LegPair<T, N> sn = y(m);
 #pragma unroll
     for (int l = 0; l < N; ++l)
-      acc[l] += c.w[m] * (((x_at<T, N, XV>(xl, mid, xr, l - m) + x_at<T, N, XV>(xl, mid, xr, l + m)) +
-                           (sn.lo.v[l] + sn.hi.v[l])) +
-                          (z(M - m).v[l] + z(M + m).v[l]));
+      acc[l] = fma(c.w[m],
+                   ex::axis_shell_minus(x_at<T, N, XV>(xl, mid, xr, l - m), x_at<T, N, XV>(xl, mid, xr, l + m),
+                                        sn.lo.v[l], sn.hi.v[l], z(M - m).v[l], z(M + m).v[l], six_u[l]),
+                   acc[l]);
   }
 }
 

@@ -5,9 +5,12 @@
 // line, long along y or z, each thread computing several points of the pencil).
 //
 // Three passes, one per axis, accumulate into u_next:
-//   x pass: u_next  = c0 u^n + sum_m w_m [u(x-m) + u(x+m)] - u_next   (u_next held u^{n-1})
-//   y pass: u_next += sum_m w_m [u(y-m) + u(y+m)]
-//   z pass: u_next += sum_m w_m [u(z-m) + u(z+m)]
+//   x pass: u_next  = (2u^n - u_next) + sum_m w_m ([u(x-m) + u(x+m)] - 2u^n)   (u_next held u^{n-1})
+//   y pass: u_next += sum_m w_m ([u(y-m) + u(y+m)] - 2u^n)
+//   z pass: u_next += sum_m w_m ([u(z-m) + u(z+m)] - 2u^n)
+// (the centre weight -6 sum_m w_m split over the three axes; every leg is
+// exactly 0 for a constant field, so each pass leaves a constant unchanged:
+// exact_update.cuh).
 // This keeps the two-grid in-place scheme correct: every pass reads only u^n
 // (never written during the step) for its legs, and each interior point of
 // u_next is read-modified-written by exactly one thread per pass, the passes
@@ -19,6 +22,7 @@
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/bigstencil_launch.hpp"
+#include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/leggy_common.hpp"
 #include "cuda/kernels/load.cuh"
 
@@ -48,9 +52,10 @@ __global__ void __launch_bounds__(kMaxThreads) pencil_x(T* __restrict__ un, cons
   if (i >= L.nx || j >= L.ny) return;
   const int q = tx + M;
   T* o = un + L.index(i, j, k);
-  T acc = c.c0 * srow[q] - *o;
+  const T u = srow[q], two_u = u + u;
+  T acc = ex::leapfrog(u, *o);
 #pragma unroll
-  for (int m = 1; m <= M; ++m) acc += c.w[m] * (srow[q - m] + srow[q + m]);
+  for (int m = 1; m <= M; ++m) acc = fma(c.w[m], ex::pair_minus(srow[q - m], srow[q + m], two_u), acc);
   *o = acc;
 }
 
@@ -83,9 +88,10 @@ __global__ void __launch_bounds__(kMaxThreads) pencil_long(T* __restrict__ un, c
   for (int r = ty; r < len; r += by, o += step) {
     if (a0 + r >= n_axis) break;
     const T* q = s + (r + M) * bx + tx;
+    const T two_u = q[0] + q[0];
     T acc = T(0);
 #pragma unroll
-    for (int m = 1; m <= M; ++m) acc += c.w[m] * (q[-m * bx] + q[m * bx]);
+    for (int m = 1; m <= M; ++m) acc = fma(c.w[m], ex::pair_minus(q[-m * bx], q[m * bx], two_u), acc);
     *o += acc;
   }
 }

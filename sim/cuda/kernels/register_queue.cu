@@ -23,6 +23,7 @@
 
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/kernel_common.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
 #include "cuda/kernels/seven_point.hpp"
@@ -45,7 +46,7 @@ template <> struct RqTuning<double> { static constexpr int depth = 1, max_regs =
 
 template <class T, bool RO>
 __global__ void __maxnreg__(RqTuning<T>::max_regs)
-    register_queue_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T c0, T c1, int chunk) {
+    register_queue_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T wn, int chunk) {
   constexpr int D = RqTuning<T>::depth;
   const int tx = threadIdx.x, ty = threadIdx.y, tw = blockDim.x + 2;
   const int tile_points = tw * (blockDim.y + 2);
@@ -102,7 +103,7 @@ __global__ void __maxnreg__(RqTuning<T>::max_regs)
     if (rim_e && more) e1 = ld<RO>(c + plane + 1);
 
     if (inside)
-      *o = c0 * zq[1] + c1 * (tile[s - 1] + tile[s + 1] + tile[s - tw] + tile[s + tw] + zq[0] + zq[2]) - pq[0];
+      *o = ex::seven_point_update(zq[1], pq[0], tile[s - 1], tile[s + 1], tile[s - tw], tile[s + tw], zq[0], zq[2], wn);
 
 #pragma unroll
     for (int d = 0; d < D + 1; ++d) zq[d] = zq[d + 1];
@@ -134,9 +135,9 @@ void launch_register_queue(const StepArgs<T>& a, const LaunchOptions& o, cudaStr
   const int chunk = (L.nz + chunks - 1) / chunks;
   const dim3 grid = checked_grid(gx, gy, (L.nz + chunk - 1) / chunk, "register_queue");
   if (o.readonly_cache)
-    register_queue_kernel<T, true><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, L, c.centre, c.neighbour, chunk);
+    register_queue_kernel<T, true><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, L, c.neighbour, chunk);
   else
-    register_queue_kernel<T, false><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, L, c.centre, c.neighbour, chunk);
+    register_queue_kernel<T, false><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, L, c.neighbour, chunk);
   CUDA_CHECK_LAUNCH();
 }
 

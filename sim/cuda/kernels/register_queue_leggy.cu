@@ -18,6 +18,7 @@
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/bigstencil_launch.hpp"
+#include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/leggy_common.hpp"
 #include "cuda/kernels/load.cuh"
 
@@ -134,11 +135,14 @@ __global__ void __launch_bounds__(kMaxThreads, sizeof(T) == 4 ? 2 : 1) register_
     if (k + 1 < k1) load_halos(base + plane);  // one plane ahead
     __syncthreads();
     if (inside) {
-      T acc = c.c0 * cur - prev;
+      const T six_u = ex::six_times(cur);
+      T acc = ex::leapfrog(cur, prev);
 #pragma unroll
       for (int m = 1; m <= M; ++m)
-        acc += c.w[m] * ((tile[centre - m] + tile[centre + m]) + (tile[centre - m * tw] + tile[centre + m * tw]) +
-                         (behind[m - 1] + front[m - 1]));
+        acc = fma(c.w[m],
+                  ex::axis_shell_minus(tile[centre - m], tile[centre + m], tile[centre - m * tw], tile[centre + m * tw],
+                                       behind[m - 1], front[m - 1], six_u),
+                  acc);
       *out = acc;
     }
     out += plane;

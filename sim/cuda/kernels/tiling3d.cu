@@ -5,6 +5,7 @@
 // which is why this simplest kernel is competitive on cached architectures.
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/kernel_common.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
 #include "cuda/kernels/seven_point.hpp"
@@ -14,16 +15,15 @@ namespace ws {
 namespace {
 
 template <class T, bool RO>
-__global__ void tiling3d_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T c0, T c1) {
+__global__ void tiling3d_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T w) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int j = blockIdx.y * blockDim.y + threadIdx.y;
   const int k = blockIdx.z * blockDim.z + threadIdx.z;
   if (i >= L.nx || j >= L.ny || k >= L.nz) return;  // the halo (fixed boundary) is never written
   const int64_t p = L.index(i, j, k);
   const int pitch = (int)L.pitch;
-  const T s = ld<RO>(uc + p - 1) + ld<RO>(uc + p + 1) + ld<RO>(uc + p - pitch) + ld<RO>(uc + p + pitch) +
-              ld<RO>(uc + p - L.plane) + ld<RO>(uc + p + L.plane);
-  un[p] = c0 * ld<RO>(uc + p) + c1 * s - un[p];
+  un[p] = ex::seven_point_update(ld<RO>(uc + p), un[p], ld<RO>(uc + p - 1), ld<RO>(uc + p + 1), ld<RO>(uc + p - pitch),
+                                 ld<RO>(uc + p + pitch), ld<RO>(uc + p - L.plane), ld<RO>(uc + p + L.plane), w);
 }
 
 template <class T>
@@ -33,9 +33,9 @@ void launch_tiling3d(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t 
   const dim3 grid = checked_grid(ceil_div(a.layout.nx, o.block.x), ceil_div(a.layout.ny, o.block.y),
                                  ceil_div(a.layout.nz, o.block.z), "tiling3d");
   if (o.readonly_cache)
-    tiling3d_kernel<T, true><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, a.layout, c.centre, c.neighbour);
+    tiling3d_kernel<T, true><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, a.layout, c.neighbour);
   else
-    tiling3d_kernel<T, false><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, a.layout, c.centre, c.neighbour);
+    tiling3d_kernel<T, false><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, a.layout, c.neighbour);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -16,6 +16,7 @@
 // they rely on L2 for reuse, as plain 3D tiling does.
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/kernel_common.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
 #include "cuda/kernels/seven_point.hpp"
@@ -25,7 +26,7 @@ namespace ws {
 namespace {
 
 template <class T, bool RO>
-__global__ void tiling3d_shared_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T c0, T c1) {
+__global__ void tiling3d_shared_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T w) {
   T* tile = shared_tile<T>();  // blockDim.y rows of blockDim.x
   const int tx = threadIdx.x, ty = threadIdx.y, bw = blockDim.x;
   const int bx0 = blockIdx.x * blockDim.x, by0 = blockIdx.y * blockDim.y;
@@ -45,16 +46,16 @@ __global__ void tiling3d_shared_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, Fiel
 
   // The last thread that owns a point (wx-1, wy-1) plays the block edge of fig. 4
   // when the block overhangs the interior.
-  T sum = tx == 0 ? ld<RO>(uc + p - 1) : tile[s - 1];
-  sum += tx == wx - 1 ? ld<RO>(uc + p + 1) : tile[s + 1];
-  sum += ty == 0 ? ld<RO>(uc + p - pitch) : tile[s - bw];
-  sum += ty == wy - 1 ? ld<RO>(uc + p + pitch) : tile[s + bw];
-  sum += ld<RO>(uc + p - L.plane) + ld<RO>(uc + p + L.plane);
-  un[p] = c0 * centre + c1 * sum - un[p];
+  const T west = tx == 0 ? ld<RO>(uc + p - 1) : tile[s - 1];
+  const T east = tx == wx - 1 ? ld<RO>(uc + p + 1) : tile[s + 1];
+  const T south = ty == 0 ? ld<RO>(uc + p - pitch) : tile[s - bw];
+  const T north = ty == wy - 1 ? ld<RO>(uc + p + pitch) : tile[s + bw];
+  un[p] = ex::seven_point_update(centre, un[p], west, east, south, north, ld<RO>(uc + p - L.plane),
+                                 ld<RO>(uc + p + L.plane), w);
 }
 
 template <class T, bool RO>
-__global__ void tiling3d_ext_shared_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T c0, T c1) {
+__global__ void tiling3d_ext_shared_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T w) {
   T* tile = shared_tile<T>();  // (blockDim.y + 2) rows of (blockDim.x + 2)
   const int tx = threadIdx.x, ty = threadIdx.y, tw = blockDim.x + 2;
   const int bx0 = blockIdx.x * blockDim.x, by0 = blockIdx.y * blockDim.y;
@@ -77,9 +78,8 @@ __global__ void tiling3d_ext_shared_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, 
   }
   __syncthreads();
   if (!inside) return;
-  const T sum = tile[s - 1] + tile[s + 1] + tile[s - tw] + tile[s + tw] + ld<RO>(uc + p - L.plane) +
-                ld<RO>(uc + p + L.plane);
-  un[p] = c0 * centre + c1 * sum - un[p];
+  un[p] = ex::seven_point_update(centre, un[p], tile[s - 1], tile[s + 1], tile[s - tw], tile[s + tw],
+                                 ld<RO>(uc + p - L.plane), ld<RO>(uc + p + L.plane), w);
 }
 
 // One launcher for both: `extended` picks the tile with the rim.
@@ -92,14 +92,14 @@ void launch_shared(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t st
   const size_t smem = sizeof(T) * (Extended ? size_t(o.block.x + 2) * (o.block.y + 2) : size_t(o.block.x) * o.block.y);
   if constexpr (Extended) {
     if (o.readonly_cache)
-      tiling3d_ext_shared_kernel<T, true><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c.centre, c.neighbour);
+      tiling3d_ext_shared_kernel<T, true><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c.neighbour);
     else
-      tiling3d_ext_shared_kernel<T, false><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c.centre, c.neighbour);
+      tiling3d_ext_shared_kernel<T, false><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c.neighbour);
   } else {
     if (o.readonly_cache)
-      tiling3d_shared_kernel<T, true><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c.centre, c.neighbour);
+      tiling3d_shared_kernel<T, true><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c.neighbour);
     else
-      tiling3d_shared_kernel<T, false><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c.centre, c.neighbour);
+      tiling3d_shared_kernel<T, false><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c.neighbour);
   }
   CUDA_CHECK_LAUNCH();
 }

@@ -16,6 +16,7 @@
 // register_queue.cu is the tuned form of fig. 8.
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/kernel_common.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
 #include "cuda/kernels/seven_point.hpp"
@@ -25,7 +26,7 @@ namespace ws {
 namespace {
 
 template <class T, bool RO>
-__global__ void slicing2d_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T c0, T c1) {
+__global__ void slicing2d_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T w) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int j = blockIdx.y * blockDim.y + threadIdx.y;
   if (i >= L.nx || j >= L.ny) return;
@@ -36,14 +37,13 @@ __global__ void slicing2d_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayou
   auto c = uc + p0;
   auto o = un + p0;
   for (int k = 0; k < L.nz; ++k, c += plane, o += plane) {
-    const T s = ld<RO>(c - 1) + ld<RO>(c + 1) + ld<RO>(c - pitch) + ld<RO>(c + pitch) + ld<RO>(c - plane) +
-                ld<RO>(c + plane);
-    *o = c0 * ld<RO>(c) + c1 * s - *o;
+    *o = ex::seven_point_update(ld<RO>(c), *o, ld<RO>(c - 1), ld<RO>(c + 1), ld<RO>(c - pitch), ld<RO>(c + pitch),
+                                ld<RO>(c - plane), ld<RO>(c + plane), w);
   }
 }
 
 template <class T, bool RO>
-__global__ void slicing2d_shared_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T c0, T c1) {
+__global__ void slicing2d_shared_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T w) {
   T* tile = shared_tile<T>();  // blockDim.y rows of blockDim.x
   const int tx = threadIdx.x, ty = threadIdx.y, bw = blockDim.x;
   const int bx0 = blockIdx.x * blockDim.x, by0 = blockIdx.y * blockDim.y;
@@ -64,11 +64,11 @@ __global__ void slicing2d_shared_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, Fie
     if (inside) tile[s] = centre;
     __syncthreads();
     if (inside) {
-      T sum = tx == 0 ? ld<RO>(c - 1) : tile[s - 1];
-      sum += tx == wx - 1 ? ld<RO>(c + 1) : tile[s + 1];
-      sum += ty == 0 ? ld<RO>(c - pitch) : tile[s - bw];
-      sum += ty == wy - 1 ? ld<RO>(c + pitch) : tile[s + bw];
-      *o = c0 * centre + c1 * (sum + below + above) - *o;
+      const T west = tx == 0 ? ld<RO>(c - 1) : tile[s - 1];
+      const T east = tx == wx - 1 ? ld<RO>(c + 1) : tile[s + 1];
+      const T south = ty == 0 ? ld<RO>(c - pitch) : tile[s - bw];
+      const T north = ty == wy - 1 ? ld<RO>(c + pitch) : tile[s + bw];
+      *o = ex::seven_point_update(centre, *o, west, east, south, north, below, above, w);
     }
     below = centre;
     centre = above;
@@ -77,7 +77,7 @@ __global__ void slicing2d_shared_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, Fie
 }
 
 template <class T, bool RO>
-__global__ void slicing2d_ext_shared_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T c0, T c1) {
+__global__ void slicing2d_ext_shared_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T w) {
   T* tile = shared_tile<T>();  // (blockDim.y + 2) rows of (blockDim.x + 2)
   const int tx = threadIdx.x, ty = threadIdx.y, tw = blockDim.x + 2;
   const int bx0 = blockIdx.x * blockDim.x, by0 = blockIdx.y * blockDim.y;
@@ -103,7 +103,7 @@ __global__ void slicing2d_ext_shared_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc,
     }
     __syncthreads();
     if (inside)
-      *o = c0 * centre + c1 * (tile[s - 1] + tile[s + 1] + tile[s - tw] + tile[s + tw] + below + above) - *o;
+      *o = ex::seven_point_update(centre, *o, tile[s - 1], tile[s + 1], tile[s - tw], tile[s + tw], below, above, w);
     below = centre;
     centre = above;
     __syncthreads();
@@ -123,7 +123,7 @@ void launch_slicing(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t s
                                                     : size_t(o.block.x + 2) * (o.block.y + 2);
   const size_t smem = sizeof(T) * tile_points;
   auto go = [&](auto kernel) {
-    kernel<<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c.centre, c.neighbour);
+    kernel<<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c.neighbour);
   };
   if constexpr (K == Slicing::Plain) {
     if (o.readonly_cache) go(slicing2d_kernel<T, true>);

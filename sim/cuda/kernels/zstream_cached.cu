@@ -10,6 +10,7 @@
 // still fill the device.
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/kernel_common.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
 #include "cuda/kernels/seven_point.hpp"
@@ -28,7 +29,7 @@ template <> struct ZsTuning<double> { static constexpr int depth = 1, max_regs =
 
 template <class T, bool RO>
 __global__ void __maxnreg__(ZsTuning<T>::max_regs)
-    zstream_cached_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T c0, T c1, int chunk) {
+    zstream_cached_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T w, int chunk) {
   constexpr int D = ZsTuning<T>::depth;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int j = blockIdx.y * blockDim.y + threadIdx.y;
@@ -52,8 +53,8 @@ __global__ void __maxnreg__(ZsTuning<T>::max_regs)
   for (int k = k0; k < k1; ++k) {
     const T z_new = (k + D + 1 <= k1) ? ld<RO>(c + (D + 1) * plane) : T(0);
     const T p_new = (k + D < k1) ? o[D * plane] : T(0);
-    const T s = ld<RO>(c - 1) + ld<RO>(c + 1) + ld<RO>(c - pitch) + ld<RO>(c + pitch) + zq[0] + zq[2];
-    *o = c0 * zq[1] + c1 * s - pq[0];
+    *o = ex::seven_point_update(zq[1], pq[0], ld<RO>(c - 1), ld<RO>(c + 1), ld<RO>(c - pitch), ld<RO>(c + pitch), zq[0],
+                                zq[2], w);
 #pragma unroll
     for (int d = 0; d < D + 1; ++d) zq[d] = zq[d + 1];
     zq[D + 1] = z_new;
@@ -78,9 +79,9 @@ void launch_zstream_cached(const StepArgs<T>& a, const LaunchOptions& o, cudaStr
   const int chunk = (L.nz + chunks - 1) / chunks;
   const dim3 grid = checked_grid(gx, gy, (L.nz + chunk - 1) / chunk, "zstream_cached");
   if (o.readonly_cache)
-    zstream_cached_kernel<T, true><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, L, c.centre, c.neighbour, chunk);
+    zstream_cached_kernel<T, true><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, L, c.neighbour, chunk);
   else
-    zstream_cached_kernel<T, false><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, L, c.centre, c.neighbour, chunk);
+    zstream_cached_kernel<T, false><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, L, c.neighbour, chunk);
   CUDA_CHECK_LAUNCH();
 }
 

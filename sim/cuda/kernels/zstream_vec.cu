@@ -13,6 +13,7 @@
 // - x0 >= nx rounded up to N) and only the lanes below nx are stored.
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/kernel_common.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
 #include "cuda/kernels/seven_point.hpp"
@@ -56,7 +57,7 @@ __device__ __forceinline__ void store_vec(T* p, const T (&in)[kLanes<T>]) {
 
 template <class T, bool RO>
 __global__ void __launch_bounds__(1024, 1)
-    zstream_vec_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T c0, T c1, int chunk) {
+    zstream_vec_kernel(out_ptr<RO, T> un, in_ptr<RO, T> uc, FieldLayout L, T w, int chunk) {
   constexpr int N = kLanes<T>;
   const int i = (blockIdx.x * blockDim.x + threadIdx.x) * N;  // first of this thread's N points
   const int j = blockIdx.y * blockDim.y + threadIdx.y;
@@ -93,7 +94,7 @@ __global__ void __launch_bounds__(1024, 1)
     for (int q = 0; q < N; ++q) {
       const T xm = q == 0 ? west : centre[q - 1];
       const T xp = q == N - 1 ? east : centre[q + 1];
-      out[q] = c0 * centre[q] + c1 * (xm + xp + north[q] + south[q] + below[q] + above[q]) - prev[q];
+      out[q] = ex::seven_point_update(centre[q], prev[q], xm, xp, north[q], south[q], below[q], above[q], w);
     }
     if (full) {
       store_vec(o, out);
@@ -129,9 +130,9 @@ void launch_zstream_vec(const StepArgs<T>& a, const LaunchOptions& o, cudaStream
   const int chunk = (L.nz + chunks - 1) / chunks;
   const dim3 grid = checked_grid(gx, gy, (L.nz + chunk - 1) / chunk, "zstream_vec");
   if (o.readonly_cache)
-    zstream_vec_kernel<T, true><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, L, c.centre, c.neighbour, chunk);
+    zstream_vec_kernel<T, true><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, L, c.neighbour, chunk);
   else
-    zstream_vec_kernel<T, false><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, L, c.centre, c.neighbour, chunk);
+    zstream_vec_kernel<T, false><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, L, c.neighbour, chunk);
   CUDA_CHECK_LAUNCH();
 }
 

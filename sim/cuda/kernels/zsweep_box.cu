@@ -2,20 +2,31 @@
 // the 27-point schemes) by the forward z sweep of zsweep_common.cuh, with the
 // sums over mirror images formed before any multiplication.
 //
-// The weight of such a stencil depends on (|dx|, |dy|, |dz|) only, so with
-//   S_ab(y) = sum of u over the (up to 4) points (x ± a, y ± b) of one plane,
-//   G_c     = sum_{a,b = 0..R} w(a,b,c) S_ab,
-// plane p contributes G_0 to output p and G_c to outputs p - c and p + c.
-// Per output and plane that is (R+1)^2 class sums and (R+1)^3 FMAs: 27 for the
-// 125-point box instead of 125, and 2R + 1 shared loads (the x neighbours of the
-// NY + 2R rows of the thread's column, shared by its NY outputs) instead of the
-// (2R+1)^2 (NY+2R)/NY = 50 of a dense ring-of-planes kernel. Absent classes
-// (compact stencils) have weight 0 and cost an FMA each, nothing more.
+// The weight of such a stencil depends on (|dx|, |dy|, |dz|) only. With
+//   S_ab(p) = sum of u over the n_ab (1, 2 or 4) points (x ± a, y ± b) of plane p,
+// the Laplacian at output plane k, written with differences so that a constant
+// field is a fixed point bit for bit (exact_update.cuh), splits as
+//   sum_{c = -R..R} H_|c|(k + c) + sum_{c >= 1} N_c ([u(k+c) - u(k)] + [u(k-c) - u(k)]),
+//   H_c(p) = sum_{(a,b) != 0} w(a,b,c) (S_ab(p) - n_ab u(p)),   N_c = sum_{a,b} n_ab w(a,b,c):
+// each off-centre point's u(x+p) - u(x) is taken as its difference from the
+// centre column in its own plane plus the centre column's difference between
+// the planes. So plane p contributes 2u + H_0 to output p and H_c to outputs
+// p - c and p + c, and the centre column's z differences go through the plane
+// differences d(p) = u(p) - u(p-1) (u(p-1) kept in a register per output) as in
+// zsweep_leggy.cu: +W_j d(p) to output p - j and -W_j d(p) to output p + j - 1,
+// W_j = N_j + ... + N_R. For a constant every class difference (a sum of 2 or 4
+// equal values minus 2u or 4u) and d(p) are exactly 0, so the queue holds exactly
+// 2c until u^{n-1} = c is subtracted. Per output and plane that is (R+1)^2 class
+// sums and ((R+1)^2 - 1)(R+1) + 2R FMAs: 28 for the 125-point box instead of 125,
+// and 2R + 1 shared loads (the x neighbours of the NY + 2R rows of the thread's
+// column, shared by its NY outputs) instead of the (2R+1)^2 (NY+2R)/NY = 50 of a
+// dense ring-of-planes kernel. Absent classes (compact stencils) have weight 0 and
+// cost an FMA each, nothing more.
 //
-// The class weights (lambda^2 w, plus the leapfrog's 2 at the centre) sit in
-// __constant__ memory; R is a template parameter, so after unrolling every
-// weight is a constant-bank operand. They are uploaded, on the launch stream,
-// only when the (stencil, lambda, R, precision) key changes.
+// The weights (lambda^2 w(a,b,c) for (a,b) != 0, lambda^2 W_c in the unused slots
+// (0,0,c)) sit in __constant__ memory; R is a template parameter, so after
+// unrolling every weight is a constant-bank operand. They are uploaded, on the
+// launch stream, only when the (stencil, lambda, R, precision) key changes.
 #include <cmath>
 #include <mutex>
 #include <stdexcept>
@@ -98,6 +109,11 @@ __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_box_kernel(T* __restri
   for (int d = 0; d < D; ++d)
 #pragma unroll
     for (int o = 0; o < NY; ++o) Q[d][o] = T(0);
+  // u(p - 1) at the thread's outputs. The first plane's difference (against 0)
+  // only reaches outputs below k0, which are never written.
+  T v_prev[NY];
+#pragma unroll
+  for (int o = 0; o < NY; ++o) v_prev[o] = T(0);
 
   // The queue never shifts: the plane loop is unrolled D times and the logical
   // Q[d] of plane p_first + D n + u lives in register Q[(d + u) % D].
@@ -128,22 +144,36 @@ __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_box_kernel(T* __restri
       }
 #pragma unroll
       for (int o = 0; o < NY; ++o) {
-        T G[R + 1];
+        const T v = X[0][o + R];
+        const T two_v = v + v, four_v = two_v + two_v;
+        // H[c] = sum_{(a,b) != 0} w(a,b,c) (S_ab - n_ab u), plus 2u in H[0]: all 0 but 2u for a constant.
+        T H[R + 1];
+        H[0] = two_v;
 #pragma unroll
-        for (int cc = 0; cc <= R; ++cc) G[cc] = T(0);
+        for (int cc = 1; cc <= R; ++cc) H[cc] = T(0);
 #pragma unroll
         for (int a = 0; a <= R; ++a)
 #pragma unroll
           for (int b = 0; b <= R; ++b) {
+            if (a == 0 && b == 0) continue;
             const T s = b == 0 ? X[a][o + R] : X[a][o + R - b] + X[a][o + R + b];
+            const T d = s - (a > 0 && b > 0 ? four_v : two_v);
 #pragma unroll
-            for (int cc = 0; cc <= R; ++cc) G[cc] += class_weight<T, R>(a, b, cc) * s;
+            for (int cc = 0; cc <= R; ++cc) H[cc] = fma(class_weight<T, R>(a, b, cc), d, H[cc]);
           }
-        Q[(R + u) % D][o] += G[0];
+        Q[(R + u) % D][o] += H[0];
 #pragma unroll
         for (int cc = 1; cc <= R; ++cc) {
-          Q[(R - cc + u) % D][o] += G[cc];
-          Q[(R + cc + u) % D][o] += G[cc];
+          Q[(R - cc + u) % D][o] += H[cc];
+          Q[(R + cc + u) % D][o] += H[cc];
+        }
+        // The centre column's z differences through d(p) = u(p) - u(p - 1).
+        const T dz = v - v_prev[o];
+        v_prev[o] = v;
+#pragma unroll
+        for (int j = 1; j <= R; ++j) {
+          Q[(R - j + u) % D][o] = fma(class_weight<T, R>(0, 0, j), dz, Q[(R - j + u) % D][o]);
+          Q[(R + j - 1 + u) % D][o] = fma(-class_weight<T, R>(0, 0, j), dz, Q[(R + j - 1 + u) % D][o]);
         }
       }
       if (col_in && kout >= sw.k0) {
@@ -173,12 +203,17 @@ void upload_classes(const StepArgs<T>& a, int R, cudaStream_t stream) {
   const int D = 2 * R + 1;
   const std::vector<double> cube = dense_cube(*a.stencil, R);
   table.assign((size_t)(R + 1) * (R + 1) * (R + 1), T(0));
-  for (int c = 0; c <= R; ++c)
+  auto at = [&](int c, int b, int x) -> T& { return table[((size_t)c * (R + 1) + b) * (R + 1) + x]; };
+  double tail = 0.0;  // W_c = N_c + ... + N_R, N_c = sum_{x,b} n_xb w(x,b,c)
+  for (int c = R; c >= 0; --c) {
     for (int b = 0; b <= R; ++b)
       for (int x = 0; x <= R; ++x) {
         const double w = cube[((size_t)(c + R) * D + (b + R)) * D + (x + R)];
-        table[((size_t)c * (R + 1) + b) * (R + 1) + x] = T((x == 0 && b == 0 && c == 0 ? 2.0 : 0.0) + a.lambda2 * w);
+        if (c >= 1) tail += (x > 0 ? 2 : 1) * (b > 0 ? 2 : 1) * w;
+        if (x > 0 || b > 0) at(c, b, x) = T(a.lambda2 * w);
       }
+    if (c >= 1) at(c, 0, 0) = T(a.lambda2 * tail);  // the centre column's slot holds W_c
+  }
   if constexpr (std::is_same_v<T, float>)
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_sym_f, table.data(), table.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
   else

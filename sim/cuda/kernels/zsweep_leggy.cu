@@ -1,9 +1,20 @@
 // Leggy stencils S_M (M = 1..8) by the forward z sweep of zsweep_common.cuh.
 //
+// The update is written with differences, so that a constant field is a fixed
+// point bit for bit (exact_update.cuh):
+//   u^{n+1}(k) = 2u(k) - u^{n-1}(k) + sum_m w_m ([u(x±m) + u(y±m)] - 4u(k))   (x, y legs)
+//              + sum_m w_m ([u(k-m) - u(k)] + [u(k+m) - u(k)])                 (z legs).
+// A plane cannot form u(k±m) - u(k) for an output whose centre plane k it has
+// not seen yet, so the z legs go through the plane differences
+// d(p) = u(p) - u(p-1) (u(p-1) kept in a register per output):
+//   u(k+m) - u(k) = d(k+1) + ... + d(k+m),   u(k-m) - u(k) = -(d(k) + ... + d(k-m+1)).
 // Plane p, in shared memory, gives every output of the block's NY x bx patch
-//   at plane p itself: c0 u + sum_m w_m [u(x±m) + u(y±m)]   (x and y legs)
-//   at planes p ± m:   w_m u                                 (its z legs)
-// so Q[M] += the in-plane part and Q[M ± m] += w_m u. The x legs are 2M shared
+//   at plane p itself:  2u + sum_m w_m ([u(x±m) + u(y±m)] - 4u)   (x and y legs)
+//   to output p - j:    +W_j d(p),       j = 1..M                 (z legs)
+//   to output p + j:    -W_{j+1} d(p),   j = 0..M-1
+// with the tail sums W_j = w_j + ... + w_M, so Q[M] += the in-plane part and
+// Q[M ± j] += the z terms. For a constant every term but 2u is exactly 0, and Q
+// holds exactly 2c until u^{n-1} = c is subtracted. The x legs are 2M shared
 // loads per output; the y legs and the centre come from the column of NY + 2M
 // values the thread reads once per plane. Global traffic per point: one read of
 // u^n (plus the tile's x/y halo, mostly L2 hits), one read of u^{n-1}, one write.
@@ -20,6 +31,7 @@
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/bigstencil_launch.hpp"
+#include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/leggy_common.hpp"
 #include "cuda/kernels/zsweep_common.cuh"
 
@@ -35,9 +47,27 @@ constexpr int leggy_ny() {
   return sizeof(T) == 4 || M <= 4 ? 4 : 2;
 }
 
+// The weights of the plane differences: W[j] = lambda^2 (beta_j + ... + beta_M), j = 1..M.
+template <class T>
+struct ZTails {
+  T W[kKernelMaxLeggyM + 1];  // W[0] unused
+};
+
+template <class T>
+ZTails<T> z_tails(const StepArgs<T>& a) {
+  ZTails<T> t{};
+  double tail = 0.0;
+  for (int j = a.stencil->radius; j >= 1; --j) {
+    tail += a.stencil->axis_weight(j);
+    t.W[j] = T(a.lambda2 * tail);
+  }
+  return t;
+}
+
 template <class T, int M, int NY>
 __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_leggy_kernel(T* __restrict__ un, const T* __restrict__ uc,
-                                                                        FieldLayout L, LeggyCoeffs<T> c, int z_planes) {
+                                                                        FieldLayout L, LeggyCoeffs<T> c, ZTails<T> zt,
+                                                                        int z_planes) {
   constexpr int D = 2 * M + 1;  // queue length
   constexpr int S = zs::kStages;
   zs::Sweep<T> sw;
@@ -58,6 +88,11 @@ __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_leggy_kernel(T* __rest
   for (int d = 0; d < D; ++d)
 #pragma unroll
     for (int o = 0; o < NY; ++o) Q[d][o] = T(0);
+  // u(p - 1) at the thread's outputs. The first plane's difference (against 0)
+  // only reaches outputs below k0, which are never written.
+  T v_prev[NY];
+#pragma unroll
+  for (int o = 0; o < NY; ++o) v_prev[o] = T(0);
 
   // The queue never shifts: the plane loop is unrolled D times and the logical
   // Q[d] of plane p_first + D n + u lives in register Q[(d + u) % D], an index
@@ -85,14 +120,18 @@ __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_leggy_kernel(T* __rest
       for (int o = 0; o < NY; ++o) {
         const T* r = t + (o + M) * sw.tw;
         const T v = col[o + M];
-        T xy = c.c0 * v;
+        const T two_v = v + v, four_v = two_v + two_v;
+        T xy = two_v;
 #pragma unroll
-        for (int m = 1; m <= M; ++m) xy += c.w[m] * ((r[-m] + r[m]) + (col[o + M - m] + col[o + M + m]));
+        for (int m = 1; m <= M; ++m)
+          xy = fma(c.w[m], ex::quad_minus(r[-m], r[m], col[o + M - m], col[o + M + m], four_v), xy);
+        const T dz = v - v_prev[o];  // d(p): exactly 0 for a constant
+        v_prev[o] = v;
         Q[(M + u) % D][o] += xy;
 #pragma unroll
-        for (int m = 1; m <= M; ++m) {
-          Q[(M - m + u) % D][o] = fma(c.w[m], v, Q[(M - m + u) % D][o]);
-          Q[(M + m + u) % D][o] = fma(c.w[m], v, Q[(M + m + u) % D][o]);
+        for (int j = 1; j <= M; ++j) {
+          Q[(M - j + u) % D][o] = fma(zt.W[j], dz, Q[(M - j + u) % D][o]);
+          Q[(M + j - 1 + u) % D][o] = fma(-zt.W[j], dz, Q[(M + j - 1 + u) % D][o]);
         }
       }
       if (col_in && kout >= sw.k0) {
@@ -125,7 +164,7 @@ void launch_zsweep_leggy(const StepArgs<T>& a, const LaunchOptions& o, cudaStrea
     const dim3 grid = big::grid3(gx, gy, big::cdiv(L.nz, planes), name);
     const size_t smem = zs::sweep_smem_bytes(sizeof(T), b.x, b.y, NY, M);
     big::set_dynamic_smem(zsweep_leggy_kernel<T, M, NY>, smem, name);
-    zsweep_leggy_kernel<T, M, NY><<<grid, dim3(b.x, b.y, 1), smem, stream>>>(a.u_next, a.u_cur, L, c, planes);
+    zsweep_leggy_kernel<T, M, NY><<<grid, dim3(b.x, b.y, 1), smem, stream>>>(a.u_next, a.u_cur, L, c, z_tails(a), planes);
   });
   CUDA_CHECK_LAUNCH();
 }

@@ -1,0 +1,87 @@
+#pragma once
+// The arithmetic of the update shared by the kernels, in the form that keeps
+// the zero-frequency mode exact:
+//   u^{n+1} = (2u - u^{n-1}) + lambda^2 sum_{p != 0} w_p (u(x+p) - u(x)),
+// the centre weight being w_0 = -sum_{p != 0} w_p (true of every stencil the
+// families build, to rounding) and never used. For a field that is constant,
+// u^n = u^{n-1} = c at every point the update reads (halo included), the
+// Laplacian term evaluates to exactly 0 and u^{n+1} to c bit for bit, in float
+// and double, for any finite c whose 6c does not overflow. A centre coefficient
+// c0 = 2 + lambda^2 w_0 folded into c0 u + ... does not have this property:
+// the rounded coefficients do not sum to 0, so a constant gains or loses an
+// ulp per step and the zero mode grows (like exp(n sqrt(eps)) in float),
+// which rooms with rigid walls, where the constant mode is not damped, show
+// after ~10^5 steps.
+//
+// Why each piece is exact for u = c (everything below is elementary IEEE
+// arithmetic, round to nearest, no fast-math):
+//  * leapfrog: fma(2, u, -u^{n-1}) rounds 2u - u^{n-1} once; for u = u^{n-1} = c
+//    that is c, exactly representable, so the result is c. (2u is exact, so
+//    (u + u) - u^{n-1} rounds the same value and gives the same bits for every
+//    input: the fused form only saves an instruction.)
+//  * a shell of 6 equal-weight points summed as ((a+b) + (c+d)) + (e+f): the
+//    partial sums 2c, 2c, 4c, 2c are exact (doublings), only the last addition
+//    rounds, to round(6c). six_u = round(6u) is the product rounded once, so
+//    S - six_u = round(6c) - round(6c) = 0 exactly. The product must not be
+//    contracted into the subtraction (nvcc turns S - 6*u into fma(-6, u, S) by
+//    default, which rounds S - 6c, not 0): mul_rn (__fmul_rn / __dmul_rn) is
+//    never contracted.
+//  * sums of 2 or 4 equal values, ((a+b) + (c+d)), are 2c and 4c exactly, and
+//    2u, 4u are exact, so ((a+b) + (c+d)) - 4u is 0 however it is contracted.
+//  * a single difference u(x+p) - u(x) is c - c = 0.
+//  * fma(w, 0, acc) = acc and acc + 0 = acc exactly (for acc != -0), so the
+//    weighted terms, whatever the weights' rounding, leave 2u - u^{n-1} = c.
+// The sign of zero is the one exception: c = -0 comes back as +0 (== -0).
+#include <cuda_runtime.h>
+
+#include <type_traits>
+
+namespace ws::ex {
+
+// a * b rounded once and never fused with a neighbouring addition.
+template <class T>
+__device__ __forceinline__ T mul_rn(T a, T b) {
+  if constexpr (std::is_same_v<T, float>) return __fmul_rn(a, b);
+  else return __dmul_rn(a, b);
+}
+
+// 2u - u^{n-1}: exactly c when u = u^{n-1} = c (see above).
+template <class T>
+__device__ __forceinline__ T leapfrog(T u, T u_prev) {
+  return fma(T(2), u, -u_prev);
+}
+
+// round(6u), the value a 6-point shell of a constant sums to.
+template <class T>
+__device__ __forceinline__ T six_times(T u) {
+  return mul_rn(T(6), u);
+}
+
+// Sum of the six points of an axis shell (x, y and z pairs) minus six_u = six_times(u):
+// exactly 0 for a constant. The order of the additions is part of the proof.
+template <class T>
+__device__ __forceinline__ T axis_shell_minus(T xm, T xp, T ym, T yp, T zm, T zp, T six_u) {
+  return (((xm + xp) + (ym + yp)) + (zm + zp)) - six_u;
+}
+
+// A pair of equal-weight points minus two_u = u + u: exactly 0 for a constant
+// (2c - 2c), with or without contraction, since 2u is exact.
+template <class T>
+__device__ __forceinline__ T pair_minus(T a, T b, T two_u) {
+  return (a + b) - two_u;
+}
+
+// Two pairs of equal-weight points minus four_u = 4u: exactly 0 for a constant
+// (4c - 4c, every term exact), with or without contraction.
+template <class T>
+__device__ __forceinline__ T quad_minus(T a, T b, T c, T d, T four_u) {
+  return ((a + b) + (c + d)) - four_u;
+}
+
+// The 7-point update u^{n+1} = (2u - u^{n-1}) + w (S - 6u), w = lambda^2 w_1.
+template <class T>
+__device__ __forceinline__ T seven_point_update(T u, T u_prev, T xm, T xp, T ym, T yp, T zm, T zp, T w) {
+  return fma(w, axis_shell_minus(xm, xp, ym, yp, zm, zp, six_times(u)), leapfrog(u, u_prev));
+}
+
+}  // namespace ws::ex
