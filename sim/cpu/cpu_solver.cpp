@@ -11,6 +11,10 @@ namespace ws {
 
 namespace {
 
+// Below this many points a step takes microseconds and a parallel region's fork and
+// barrier would cost more than they save (and stall badly when the cores are shared).
+constexpr long long kParallelPoints = 32768;
+
 template <class T>
 class CpuSolver final : public WaveSolver {
  public:
@@ -89,7 +93,8 @@ class CpuSolver final : public WaveSolver {
     const T* u = cur().data();
     double sum = 0.0, peak = 0.0;
     bool finite = true;
-#pragma omp parallel for schedule(static) reduction(+ : sum) reduction(max : peak) reduction(&& : finite)
+#pragma omp parallel for schedule(static) reduction(+ : sum) reduction(max : peak) reduction(&& : finite) \
+    if (L.interior_points() >= kParallelPoints)
     for (int k = 0; k < L.nz; ++k)
       for (int j = 0; j < L.ny; ++j) {
         const T* row = u + L.index(0, j, k);
@@ -126,7 +131,7 @@ class CpuSolver final : public WaveSolver {
     const T* w = coeffs_.data();
     // Boundary nodes first: they need u^{n-1} before the interior loop overwrites it.
     if (!boundary_.empty()) boundary_compute_cpu(boundary_, L, uc, (const T*)un, side_.data());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (L.interior_points() >= kParallelPoints)
     for (int k = 0; k < L.nz; ++k)
       for (int j = 0; j < L.ny; ++j) {
         const int64_t row = L.index(0, j, k);

@@ -32,10 +32,52 @@ TEST(Cli, RunWritesReceiverCsv) {
   std::ifstream in(csv);
   std::string header, line;
   std::getline(in, header);
-  EXPECT_EQ(header, "step,time_s,left,right");
+  EXPECT_EQ(header, "step,time_s,left_Pa,right_Pa");  // a volume-velocity source: pascals
   int rows = 0;
   while (std::getline(in, line)) ++rows;
   EXPECT_EQ(rows, 40);
+}
+
+// A "scheme" source whose signal has a non-zero sum, in a closed rigid room: the mean
+// ramps, the watchdog stops the run with status 3, and the samples so far are written.
+TEST(Cli, WatchdogStopsARampWithStatusThreeAndKeepsTheSamples) {
+  const std::string f = tmp("ramp_scene.json"), csv = tmp("ramp.csv");
+  std::ofstream(f) << R"({"room_m": [0.5, 0.5, 0.5], "sample_rate_hz": 8000, "boundary": "rigid",
+    "sources": [{"position_m": [0.2, 0.2, 0.2], "quantity": "scheme", "signal": {"type": "raised_cosine", "width_s": 0.001}}],
+    "receivers": [{"name": "r", "position_m": [0.3, 0.3, 0.3]}]})";
+  std::remove(csv.c_str());
+  const Result r = sh("run --scene " + f + " --steps 200000 --backend cpu --quiet --csv " + csv);
+  EXPECT_EQ(r.status, 3) << r.output;
+  EXPECT_NE(r.output.find("DC ramp"), std::string::npos) << r.output;
+  std::ifstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header, "step,time_s,r_scheme");
+  int rows = 0;
+  while (std::getline(in, line)) ++rows;
+  EXPECT_GT(rows, 1000);
+  EXPECT_LT(rows, 200000);
+}
+
+TEST(Cli, RunSaysWhereThingsLandedAndTheModelledRoom) {
+  const std::string f = tmp("placed_scene.json");
+  std::ofstream(f) << R"({"room_m": [1.013, 1, 1], "sample_rate_hz": 8000, "boundary": "rigid",
+    "sources": [{"position_m": [0.31, 0.4, 0.4]}],
+    "receivers": [{"name": "ear", "position_m": [0.6, 0.5, 0.5], "interpolation": "trilinear"}]})";
+  const Result r = sh("run --scene " + f + " --steps 5 --backend cpu --csv " + tmp("placed.csv"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("modelled room"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("nearest node ("), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("trilinear over the 8 nodes"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("pressure in Pa"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BadSourceQuantityExitsTwo) {
+  const std::string f = tmp("bad_quantity.json");
+  std::ofstream(f) << R"({"room_m": [1, 1, 1], "sources": [{"position_m": [0.5, 0.5, 0.5], "quantity": "force"}]})";
+  const Result r = sh("run --scene " + f + " --steps 5");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("sources[0].quantity = \"force\""), std::string::npos) << r.output;
 }
 
 TEST(Cli, BadSceneExitsTwoWithTheKey) {

@@ -35,7 +35,6 @@ __global__ void __launch_bounds__(1024) kernel_b(T* __restrict__ un, const T* __
   const int pitch = (int)L.pitch;
   const int64_t plane = L.plane;
   const T u = ld<RO>(q);
-  const T six_u = ex::six_times(u);
   T acc = ex::leapfrog(u, un[p]);
   const T* yl = q;  // walks down / up the y leg
   const T* yh = q;
@@ -47,7 +46,7 @@ __global__ void __launch_bounds__(1024) kernel_b(T* __restrict__ un, const T* __
     yh += pitch;
     zl -= plane;
     zh += plane;
-    acc = fma(c.w[m], ex::axis_shell_minus(ld<RO>(q - m), ld<RO>(q + m), ld<RO>(yl), ld<RO>(yh), ld<RO>(zl), ld<RO>(zh), six_u),
+    acc = fma(c.w[m], ex::axis_shell_diff(ld<RO>(q - m), ld<RO>(q + m), ld<RO>(yl), ld<RO>(yh), ld<RO>(zl), ld<RO>(zh), u),
               acc);
   }
   un[p] = acc;

@@ -111,11 +111,20 @@ __device__ __forceinline__ void leggy_update(T (&acc)[N], const LeggyCoeffs<T>& 
   for (int m = 1; m <= M; ++m) {
     const LegPair<T, N> sn = y(m);
 #pragma unroll
-    for (int l = 0; l < N; ++l)
-      acc[l] = fma(c.w[m],
-                   ex::axis_shell_minus(x_at<T, N, XV>(xl, mid, xr, l - m), x_at<T, N, XV>(xl, mid, xr, l + m),
-                                        sn.lo.v[l], sn.hi.v[l], z(M - m).v[l], z(M + m).v[l], six_u[l]),
-                   acc[l]);
+    for (int l = 0; l < N; ++l) {
+      // leggy:1 is the 7-point stencil, which may run next to non-fixed walls: differences
+      // first there (exact_update.cuh); one subtraction per leg for M >= 2.
+      if constexpr (M == 1)
+        acc[l] = fma(c.w[m],
+                     ex::axis_shell_diff(x_at<T, N, XV>(xl, mid, xr, l - m), x_at<T, N, XV>(xl, mid, xr, l + m),
+                                         sn.lo.v[l], sn.hi.v[l], z(M - m).v[l], z(M + m).v[l], mid.v[l]),
+                     acc[l]);
+      else
+        acc[l] = fma(c.w[m],
+                     ex::axis_shell_minus(x_at<T, N, XV>(xl, mid, xr, l - m), x_at<T, N, XV>(xl, mid, xr, l + m),
+                                          sn.lo.v[l], sn.hi.v[l], z(M - m).v[l], z(M + m).v[l], six_u[l]),
+                     acc[l]);
+    }
   }
 }
 

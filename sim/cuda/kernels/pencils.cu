@@ -52,10 +52,10 @@ __global__ void __launch_bounds__(kMaxThreads) pencil_x(T* __restrict__ un, cons
   if (i >= L.nx || j >= L.ny) return;
   const int q = tx + M;
   T* o = un + L.index(i, j, k);
-  const T u = srow[q], two_u = u + u;
+  const T u = srow[q];
   T acc = ex::leapfrog(u, *o);
 #pragma unroll
-  for (int m = 1; m <= M; ++m) acc = fma(c.w[m], ex::pair_minus(srow[q - m], srow[q + m], two_u), acc);
+  for (int m = 1; m <= M; ++m) acc = fma(c.w[m], ex::pair_diff(srow[q - m], srow[q + m], u), acc);
   *o = acc;
 }
 
@@ -88,10 +88,9 @@ __global__ void __launch_bounds__(kMaxThreads) pencil_long(T* __restrict__ un, c
   for (int r = ty; r < len; r += by, o += step) {
     if (a0 + r >= n_axis) break;
     const T* q = s + (r + M) * bx + tx;
-    const T two_u = q[0] + q[0];
     T acc = T(0);
 #pragma unroll
-    for (int m = 1; m <= M; ++m) acc = fma(c.w[m], ex::pair_minus(q[-m * bx], q[m * bx], two_u), acc);
+    for (int m = 1; m <= M; ++m) acc = fma(c.w[m], ex::pair_diff(q[-m * bx], q[m * bx], q[0]), acc);
     *o += acc;
   }
 }

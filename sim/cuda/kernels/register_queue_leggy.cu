@@ -135,13 +135,12 @@ __global__ void __launch_bounds__(kMaxThreads, sizeof(T) == 4 ? 2 : 1) register_
     if (k + 1 < k1) load_halos(base + plane);  // one plane ahead
     __syncthreads();
     if (inside) {
-      const T six_u = ex::six_times(cur);
       T acc = ex::leapfrog(cur, prev);
 #pragma unroll
       for (int m = 1; m <= M; ++m)
         acc = fma(c.w[m],
-                  ex::axis_shell_minus(tile[centre - m], tile[centre + m], tile[centre - m * tw], tile[centre + m * tw],
-                                       behind[m - 1], front[m - 1], six_u),
+                  ex::axis_shell_diff(tile[centre - m], tile[centre + m], tile[centre - m * tw], tile[centre + m * tw],
+                                       behind[m - 1], front[m - 1], cur),
                   acc);
       *out = acc;
     }

@@ -120,11 +120,10 @@ __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_leggy_kernel(T* __rest
       for (int o = 0; o < NY; ++o) {
         const T* r = t + (o + M) * sw.tw;
         const T v = col[o + M];
-        const T two_v = v + v, four_v = two_v + two_v;
-        T xy = two_v;
+        T xy = v + v;
 #pragma unroll
         for (int m = 1; m <= M; ++m)
-          xy = fma(c.w[m], ex::quad_minus(r[-m], r[m], col[o + M - m], col[o + M + m], four_v), xy);
+          xy = fma(c.w[m], ex::quad_diff(r[-m], r[m], col[o + M - m], col[o + M + m], v), xy);
         const T dz = v - v_prev[o];  // d(p): exactly 0 for a constant
         v_prev[o] = v;
         Q[(M + u) % D][o] += xy;
