@@ -8,6 +8,7 @@
 
 #include "bench/sediment_bench.hpp"
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "cuda/device_info.hpp"
 #include "sediment/sediment_kernels.hpp"
 
@@ -83,6 +84,8 @@ void add_bench_sediment(CLI::App& bench) {
     o.reps = a->reps;
     o.warmup = a->warmup;
     o.kernels = a->kernels;
+    InterruptScope interrupt_scope;  // SIGINT/SIGTERM: stop after the kernel, report and write what was timed
+    o.stop_requested = interrupted;
     try {
       const auto recs = bench::run_sediment_bench(o);
       print_table(recs);
@@ -96,6 +99,10 @@ void add_bench_sediment(CLI::App& bench) {
     } catch (const std::exception& e) {
       std::cerr << "bench sediment failed: " << e.what() << "\n";
       exit_code() = 1;
+    }
+    if (interrupted() && exit_code() == 0) {
+      std::cerr << "bench sediment: " << interrupt_name() << "; the kernels timed so far are reported\n";
+      exit_code() = interrupted_exit_code();
     }
   });
 }

@@ -10,6 +10,7 @@
 
 #include "bench/stencil_bench.hpp"
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/ctpn_plot.hpp"
 #include "cuda/device_info.hpp"
 
@@ -93,6 +94,8 @@ int run(const StencilBenchCli& o) {
               << "); this benchmark times GPU kernels and has no CPU fallback\n";
     return 1;
   }
+  InterruptScope interrupt_scope;  // SIGINT/SIGTERM: stop after the measurement, report and write what was measured
+  opt.stop_requested = interrupted;
   try {
     const bench::StencilBenchResult r = bench::run_stencil_bench(opt);
     std::cout << "device " << r.device << ", copy bandwidth " << std::fixed << std::setprecision(1) << r.copy_gbs
@@ -126,6 +129,10 @@ int run(const StencilBenchCli& o) {
   } catch (const std::exception& e) {
     std::cerr << "wavescope bench stencils: " << e.what() << "\n";
     return 1;
+  }
+  if (interrupted()) {
+    std::cerr << "wavescope bench stencils: " << interrupt_name() << "; the measurements so far are reported\n";
+    return interrupted_exit_code();
   }
   return 0;
 }

@@ -6,6 +6,7 @@
 
 #include "bench/webb_bench.hpp"
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "cuda/device_info.hpp"
 
 namespace ws::cli {
@@ -54,6 +55,8 @@ int run_webb(const WebbOptions& o) {
               << "); this benchmark times GPU kernels and has no CPU fallback\n";
     return 1;
   }
+  InterruptScope interrupt_scope;  // SIGINT/SIGTERM: stop after the variant, report and write what was timed
+  cfg.stop_requested = interrupted;
   try {
     const auto result = bench::run_webb_bench(cfg, std::cerr);
     bench::print_webb_table(result, std::cout);
@@ -64,6 +67,10 @@ int run_webb(const WebbOptions& o) {
   } catch (const std::exception& e) {
     std::cerr << "wavescope bench webb: " << e.what() << "\n";
     return 1;
+  }
+  if (interrupted()) {
+    std::cerr << "wavescope bench webb: " << interrupt_name() << "; the variants timed so far are reported\n";
+    return interrupted_exit_code();
   }
   return 0;
 }

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "atomic_file.hpp"
 #include "cli/tiny_font.hpp"
 
 namespace ws::cli {
@@ -61,8 +62,15 @@ class Canvas {
   }
   static int text_width(const std::string& s, int scale = 2) { return (int)s.size() * 4 * scale - scale; }
 
+  // All or nothing (util/atomic_file.hpp): a failed write leaves no truncated PNG.
   void save(const std::string& path) const {
-    std::FILE* f = std::fopen(path.c_str(), "wb");
+    util::write_atomically_via_path(path, "PNG file", [&](const std::string& temp) { save_to(temp, path); });
+  }
+
+ private:
+  // Writes the image to `file`; messages name `path`, the file the user asked for.
+  void save_to(const std::string& file, const std::string& path) const {
+    std::FILE* f = std::fopen(file.c_str(), "wb");
     if (!f) throw std::runtime_error("cannot write PNG file '" + path + "'");
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> guard(f, std::fclose);
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
@@ -82,9 +90,9 @@ class Canvas {
     for (int y = 0; y < h_; ++y) png_write_row(png, const_cast<png_bytep>(&px_[(size_t)y * w_ * 3]));
     png_write_end(png, nullptr);
     png_destroy_write_struct(&png, &info);
+    if (std::fflush(f) != 0 || std::ferror(f)) throw std::runtime_error("cannot write PNG file '" + path + "'");
   }
 
- private:
   int w_, h_;
   std::vector<unsigned char> px_;
 };

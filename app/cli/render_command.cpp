@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/render_options.hpp"
 #include "color_scale.hpp"
 #include "egl_context.hpp"
@@ -161,10 +162,11 @@ int run(const RenderOptions& o) {
 
   cudaStream_t stream = model->cuda() ? model->cuda()->stream() : nullptr;
   const int count = o.frames > 0 ? o.frames : 1;
+  InterruptScope interrupt_scope;  // SIGINT/SIGTERM: the frame in progress is written at the step reached
   try {
-    for (int f = 0; f < count; ++f) {
+    for (int f = 0; f < count && !interrupted(); ++f) {
       const long long n = f == 0 ? first_steps : o.every;
-      if (n > 0) model->advance((int)n);
+      advance_until_interrupted(*model, n);
       slices->update(model->solver().current_field(), pos, stream);
       scale.observe(slices->max_abs());
       int width = 0;
@@ -185,6 +187,11 @@ int run(const RenderOptions& o) {
   } catch (const BlowUpError& e) {
     std::cerr << "wavescope render: " << e.what() << "\n";
     return 1;
+  }
+  if (interrupted()) {
+    std::cerr << "wavescope render: " << interrupt_name() << " at step " << model->step()
+              << "; the frames written so far are kept\n";
+    return interrupted_exit_code();
   }
   return 0;
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "cli/interrupt.hpp"
 #include "cli/render_options.hpp"
 #include "egl_context.hpp"
 #include "height_surface.hpp"
@@ -88,9 +89,10 @@ int run_sediment_render(const RenderOptions& o) {
 
   float exaggeration = (float)o.exaggeration;
   const int count = o.frames > 0 ? o.frames : 1;
-  for (int f = 0; f < count; ++f) {
+  InterruptScope interrupt_scope;  // SIGINT/SIGTERM: the frame in progress is written at the step reached
+  for (int f = 0; f < count && !interrupted(); ++f) {
     const long long n = f == 0 ? first_steps : o.every;
-    if (n > 0) model->advance((int)n);
+    advance_until_interrupted(*model, n);
     const SedimentStats st = model->stats();
     if (exaggeration <= 0.0f)  // chosen once, from the first frame's relief (at least a metre)
       exaggeration = render::auto_exaggeration(scene.length_x_m(), scene.length_y_m(),
@@ -113,6 +115,11 @@ int run_sediment_render(const RenderOptions& o) {
     std::cout << "wrote " << path << ": step " << model->step() << ", t = " << model->time_s() << " s, h "
               << st.h_min_m << " .. " << st.h_max_m << " m, s " << st.s_min << " .. " << st.s_max
               << ", vertical exaggeration x" << exaggeration << std::endl;
+  }
+  if (interrupted()) {
+    std::cerr << "wavescope render: " << interrupt_name() << " at step " << model->step()
+              << "; the frames written so far are kept\n";
+    return interrupted_exit_code();
   }
   return 0;
 }

@@ -5,9 +5,12 @@
 #include <fstream>
 #include <iostream>
 
+#include "atomic_file.hpp"
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/progress_bar.hpp"
 #include "scene/scene_json.hpp"
+#include "wave/placement.hpp"
 #include "wave/wave_model.hpp"
 #include "wavio/signal_export.hpp"
 
@@ -29,12 +32,13 @@ struct RunOptions {
   bool wav_normalize = false;
 };
 
-void write_csv(const std::string& path, const WaveModel& m) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write CSV file '" + path + "'");
+// Columns: step, time in seconds, one per receiver named "<name>_Pa" (or "<name>_scheme"
+// when a source is in scheme units).
+void write_csv_rows(std::ostream& out, const WaveModel& m) {
   out.precision(10);
+  const std::string suffix = receiver_unit(m.scene()) == "Pa" ? "_Pa" : "_scheme";
   out << "step,time_s";
-  for (const auto& r : m.scene().receivers) out << "," << r.name;
+  for (const auto& r : m.scene().receivers) out << "," << r.name << suffix;
   out << "\n";
   const auto& h = m.receiver_history();
   const size_t n = h.empty() ? 0 : h[0].size();
@@ -43,6 +47,11 @@ void write_csv(const std::string& path, const WaveModel& m) {
     for (const auto& r : h) out << "," << r[s];
     out << "\n";
   }
+}
+
+// Written all or nothing (util/atomic_file.hpp): a full disk leaves no truncated CSV.
+void write_csv(const std::string& path, const WaveModel& m) {
+  util::write_atomically(path, "CSV file", [&](std::ostream& out) { write_csv_rows(out, m); });
 }
 
 int run(const RunOptions& o) {
@@ -68,31 +77,42 @@ int run(const RunOptions& o) {
     std::cerr << "scene '" << scene.name << "': " << g.nx << "x" << g.ny << "x" << g.nz << " points, X = "
               << g.spacing_m << " m, T = " << g.dt_s << " s, courant " << g.courant << ", " << total << " steps on "
               << model->backend_note() << "\n";
+  if (!o.quiet)
+    for (const auto& line : placement_report(model->scene(), g)) std::cerr << "  " << line << "\n";
   ProgressBar bar(total, !o.quiet);
+  InterruptScope interrupt_scope;  // SIGINT/SIGTERM: stop after the chunk, write what was computed
   const auto t0 = std::chrono::steady_clock::now();
   long long done = 0;
   int rc = 0;
   try {
-    while (done < total) {
+    while (done < total && !interrupted()) {
       const int chunk = (int)std::min<long long>(total - done, 256);
       model->advance(chunk);
       done += chunk;
       bar.update(done);
     }
   } catch (const BlowUpError& e) {
+    // Exit status 3: the run stopped itself; the receivers recorded so far are still written.
     bar.finish();
+    done = model->step();
     std::cerr << "wavescope run: " << e.what() << "\n";
-    rc = 1;
+    rc = 3;
   }
   bar.finish();
+  if (interrupted()) {
+    std::cerr << "wavescope run: " << interrupt_name() << " at step " << done << " of " << total
+              << "; writing the receivers recorded so far\n";
+    rc = interrupted_exit_code();
+  }
   const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   write_csv(o.csv, *model);
   if (!o.wav.empty()) {
     audio::ExportOptions wo;
     wo.rate_hz = o.wav_rate_hz;
     wo.normalize = o.wav_normalize;
+    wo.unit = receiver_unit(model->scene());
     const auto ex = audio::make_export_clip(model->receiver_history(), 1.0 / g.dt_s, wo);
-    audio::write_float_wav(o.wav, ex.clip);
+    audio::write_float_wav(o.wav, ex.clip, audio::export_comment(wo));
     if (!o.quiet)
       std::cerr << "wrote " << o.wav << " (" << ex.clip.channels << " channel(s), " << ex.clip.frames() << " frames, "
                 << ex.note << ")\n";

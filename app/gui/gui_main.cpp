@@ -16,6 +16,11 @@
 //   WS_GUI_OPEN=T1,T2        open exactly these panel sections (by title) at start
 //   WS_GUI_AUDIO=open        open the default audio output at start (as the
 //                            audio panel's Open button does)
+//   WS_GUI_SOAK=K            every K frames queue the next live switch (precision,
+//                            stencil, kernel) and print memory and the field's peak
+//                            (gui/soak.hpp); WS_GUI_SOAK_SWITCHES=precision,stencil
+//                            limits the rotation to those kinds, WS_GUI_SOAK_STENCILS=A;B
+//                            names the two stencils
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <glad/gl.h>
@@ -31,6 +36,7 @@
 #include "gui/frame_step.hpp"
 #include "gui/input.hpp"
 #include "gui/panel.hpp"
+#include "gui/soak.hpp"
 #include "gui/views.hpp"
 #include "playback/audio_session.hpp"
 #include "png_writer.hpp"
@@ -46,6 +52,7 @@ struct Script {
   int steps_per_frame = 0;
   std::string load;
   std::string stencil;
+  int soak_every = 0;
 };
 
 Script script_from_env() {
@@ -55,6 +62,7 @@ Script script_from_env() {
   if (const char* k = std::getenv("WS_GUI_STEPS_PER_FRAME")) s.steps_per_frame = std::atoi(k);
   if (const char* l = std::getenv("WS_GUI_LOAD")) s.load = l;
   if (const char* n = std::getenv("WS_GUI_STENCIL")) s.stencil = n;
+  if (const char* k = std::getenv("WS_GUI_SOAK")) s.soak_every = std::atoi(k);
   return s;
 }
 
@@ -134,6 +142,12 @@ int run_gui(const std::string& scene_path, const std::string& backend) {
     for (auto& sec : sections) sec.default_open = list.find("," + sec.title + ",") != std::string::npos;
   }
   gui::WindowViews views;
+  gui::SoakScript soak{script.soak_every};
+  if (const char* w = std::getenv("WS_GUI_SOAK_SWITCHES")) soak.switches = w;
+  if (const char* st = std::getenv("WS_GUI_SOAK_STENCILS"); st && std::string(st).find(';') != std::string::npos) {
+    soak.stencil_a = std::string(st).substr(0, std::string(st).find(';'));
+    soak.stencil_b = std::string(st).substr(std::string(st).find(';') + 1);
+  }
   long long frame = 0;
   auto last = std::chrono::steady_clock::now();
   while (!glfwWindowShouldClose(window.handle) && !ctx.quit) {
@@ -164,12 +178,15 @@ int run_gui(const std::string& scene_path, const std::string& backend) {
     ++frame;
     if (frame == 1 && !script.load.empty()) ctx.pending.load_scene = script.load;
     if (frame == 1 && !script.stencil.empty()) ctx.pending.stencil = script.stencil;
+    gui::soak_step(ctx, soak, frame);
     if (script.frames >= 0 && frame >= script.frames) {
       if (!ctx.scene_error.empty()) std::cerr << "wavescope: scene loader: " << ctx.scene_error << "\n";
       if (!ctx.blowup.empty()) std::cerr << "wavescope: " << ctx.blowup << "\n";
       if (!ctx.action_error.empty()) std::cerr << "wavescope: " << ctx.action_error << "\n";
       if (!ctx.stencil_error.empty()) std::cerr << "wavescope: " << ctx.stencil_error << "\n";
       if (ctx.session) std::cerr << "wavescope: stencil " << ctx.model().grid().stencil.name << "\n";
+      if (soak.every_frames > 0)
+        std::cerr << "wavescope: soak: " << soak.cycle << " switches, " << soak.failures << " failed\n";
       std::cerr << "wavescope: audio at exit: " << ctx.audio->status() << (ctx.audio->is_open() ? " (open)" : "")
                 << "\n";
       std::cerr << "wavescope: scene '" << ctx.view->scene_name() << "' at step " << ctx.view->step() << " (model "

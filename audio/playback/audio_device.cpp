@@ -1,5 +1,7 @@
 #include "playback/audio_device.hpp"
 
+#include "playback/device_probe.hpp"
+
 #include <cmath>
 #include <limits>
 
@@ -25,15 +27,36 @@ PaStreamParameters output_params(int device, int channels, double latency_s) {
 }
 }  // namespace
 
-PortAudioLibrary::PortAudioLibrary() : err_(Pa_Initialize()) {}
+PortAudioLibrary::PortAudioLibrary() { start(); }
 PortAudioLibrary::~PortAudioLibrary() {
-  if (err_ == paNoError) Pa_Terminate();
+  if (started_) {
+    QuietStderr quiet;
+    Pa_Terminate();
+  }
+}
+void PortAudioLibrary::start() {
+  const PortAudioProbe probe = probe_portaudio();
+  probe_failure_ = probe.reason;
+  if (!probe.usable) {
+    started_ = false;
+    return;
+  }
+  QuietStderr quiet;
+  err_ = Pa_Initialize();
+  started_ = err_ == paNoError;
 }
 void PortAudioLibrary::restart() {
-  if (err_ == paNoError) Pa_Terminate();
-  err_ = Pa_Initialize();
+  if (started_) {
+    QuietStderr quiet;
+    Pa_Terminate();
+  }
+  start();
 }
-std::string PortAudioLibrary::error() const { return ok() ? "" : "PortAudio failed to start: " + pa_text(err_); }
+std::string PortAudioLibrary::error() const {
+  if (started_) return "";
+  if (!probe_failure_.empty()) return probe_failure_;
+  return "PortAudio failed to start: " + pa_text(err_);
+}
 
 int default_output_device() {
   const PaDeviceIndex d = Pa_GetDefaultOutputDevice();
@@ -63,6 +86,7 @@ RateChoice choose_output_rate(int device, int channels, double requested_hz) {
   const PaDeviceInfo* info = device >= 0 ? Pa_GetDeviceInfo(device) : nullptr;
   if (!info) throw AudioDeviceError("audio device " + std::to_string(device) + " does not exist");
   const auto params = output_params(device, channels, info->defaultLowOutputLatency);
+  QuietStderr quiet;  // ALSA reports every refused rate on stderr
   auto ok = [&](double r) { return Pa_IsFormatSupported(nullptr, &params, r) == paFormatIsSupported; };
   if (requested_hz > 0 && ok(requested_hz)) return {requested_hz, true, ""};
   double best = 0.0, best_dist = std::numeric_limits<double>::infinity();
@@ -95,6 +119,7 @@ OutputStream::OutputStream(const StreamSettings& s, SpscRing<float>& ring, Outpu
   device_name_ = info->name;
   const auto params = output_params(settings_.device, settings_.channels, info->defaultLowOutputLatency);
   const unsigned long fpb = s.frames_per_buffer > 0 ? (unsigned long)s.frames_per_buffer : paFramesPerBufferUnspecified;
+  QuietStderr quiet;  // a refused open is in the exception's message; ALSA's own lines are noise
   PaError e = Pa_OpenStream(&stream_, nullptr, &params, settings_.rate_hz, fpb, paClipOff, &OutputStream::callback, this);
   if (e != paNoError) {
     stream_ = nullptr;

@@ -21,21 +21,27 @@ class AudioDeviceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Pa_Initialize / Pa_Terminate (PortAudio counts nested calls).
+// Pa_Initialize / Pa_Terminate (PortAudio counts nested calls). The device
+// scan runs in a child process first (playback/device_probe.hpp); PortAudio
+// is initialised here only when that child survived, so an assertion in a
+// host API costs the sound, not the process.
 class PortAudioLibrary {
  public:
   PortAudioLibrary();
   ~PortAudioLibrary();
   PortAudioLibrary(const PortAudioLibrary&) = delete;
   PortAudioLibrary& operator=(const PortAudioLibrary&) = delete;
-  bool ok() const { return err_ == paNoError; }
+  bool ok() const { return started_; }
   std::string error() const;
   // Terminate and initialise again: PortAudio lists devices only when it
   // starts, so this is how a plugged-in device shows up. No stream may be open.
   void restart();
 
  private:
-  PaError err_;
+  void start();
+  bool started_ = false;
+  PaError err_ = paNoError;
+  std::string probe_failure_;  // why the child's scan was not trusted; empty when it was
 };
 
 struct OutputDeviceInfo {

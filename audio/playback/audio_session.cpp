@@ -1,5 +1,7 @@
 #include "playback/audio_session.hpp"
 
+#include "playback/device_probe.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -9,6 +11,14 @@ namespace ws::audio {
 namespace {
 constexpr double kMaxRecordS = 600.0;              // the receiver recording keeps 10 minutes at most
 constexpr size_t kMaxRecordSamples = size_t(1) << 26;  // and 256 MiB of floats per channel
+
+// Why the default output is missing, with ALSA's unreadable configuration
+// when that is the cause, for the panel.
+std::string no_device_status() {
+  const std::string alsa = alsa_config_problem();
+  return "no audio output device found" + (alsa.empty() ? std::string() : " (" + alsa + ")") +
+         "; the simulation runs silent";
+}
 
 std::string basename_of(const std::string& p) {
   const auto k = p.find_last_of('/');
@@ -20,7 +30,7 @@ AudioSession::AudioSession() {
   if (!pa_.ok())
     status_ = pa_.error() + "; the simulation runs silent";
   else if (default_output_device() < 0)
-    status_ = "no audio output device found; the simulation runs silent";
+    status_ = no_device_status();
   else
     status_ = "audio off";
 }
@@ -40,7 +50,7 @@ void AudioSession::rescan_devices() {
   pa_.restart();
   if (!faulted_)
     status_ = !pa_.ok() ? pa_.error() + "; the simulation runs silent"
-              : default_output_device() < 0 ? "no audio output device found; the simulation runs silent"
+              : default_output_device() < 0 ? no_device_status()
                                             : "audio off";
 }
 
@@ -59,7 +69,7 @@ bool AudioSession::open(const AudioSettings& s) {
   }
   const int device = s.device >= 0 ? s.device : default_output_device();
   if (device < 0) {
-    status_ = "no audio output device found; the simulation runs silent";
+    status_ = no_device_status();
     return false;
   }
   settings_.device = device;
@@ -316,7 +326,7 @@ bool AudioSession::export_clip(const std::string& path, const std::vector<std::v
                                double rate_hz, const ExportOptions& o) {
   try {
     auto r = make_export_clip(channels, rate_hz, o);
-    write_float_wav(path, r.clip);
+    write_float_wav(path, r.clip, export_comment(o));
     message_ = "wrote '" + path + "': " + std::to_string(r.clip.frames()) + " frames, " + r.note;
     return true;
   } catch (const std::exception& e) {

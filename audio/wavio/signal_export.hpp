@@ -16,7 +16,14 @@ struct ExportOptions {
   int rate_hz = 0;  // 0: the simulation rate (rounded); else resample to this rate
   bool normalize = false;  // peak to -1 dBFS
   ResampleQuality quality = ResampleQuality::Best;
+  std::string unit = "Pa";  // what one unit of the samples is, written into the file's comment
 };
+
+// The comment a WAV export carries: the unit, or the scale when normalised.
+inline std::string export_comment(const ExportOptions& o) {
+  return o.normalize ? "receiver signals scaled to a -1 dBFS peak (unscaled unit: " + o.unit + ")"
+                     : "receiver signals in " + o.unit;
+}
 
 struct ExportResult {
   AudioClip clip;

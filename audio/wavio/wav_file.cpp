@@ -7,6 +7,8 @@
 #include <cmath>
 #include <memory>
 
+#include "atomic_file.hpp"
+
 namespace ws::audio {
 
 namespace {
@@ -69,7 +71,7 @@ AudioClip read_wav(const std::string& path, const WavLimits& lim) {
   return clip;
 }
 
-void write_float_wav(const std::string& path, const AudioClip& clip) {
+void write_float_wav(const std::string& path, const AudioClip& clip, const std::string& comment) {
   const std::string where = "WAV file '" + path + "'";
   if (clip.channels < 1) throw WavError(where + ": cannot write " + std::to_string(clip.channels) + " channels");
   if (clip.sample_rate_hz < 1) throw WavError(where + ": cannot write a rate of " + std::to_string(clip.sample_rate_hz) + " Hz");
@@ -80,11 +82,17 @@ void write_float_wav(const std::string& path, const AudioClip& clip) {
   // Plain RIFF WAV holds at most 4 GiB; RF64 beyond that.
   const bool big = clip.interleaved.size() * sizeof(float) > 0xF0000000ull;
   info.format = (big ? SF_FORMAT_RF64 : SF_FORMAT_WAV) | SF_FORMAT_FLOAT;
-  SndPtr f(sf_open(path.c_str(), SFM_WRITE, &info));
-  if (!f) throw WavError(where + ": cannot write it (" + sf_strerror(nullptr) + ")");
-  const sf_count_t frames = (sf_count_t)clip.frames();
-  if (sf_writef_float(f.get(), clip.interleaved.data(), frames) != frames)
-    throw WavError(where + ": write failed (" + sf_strerror(f.get()) + ")");
+  // All or nothing (util/atomic_file.hpp): a full disk leaves no truncated WAV.
+  ws::util::write_atomically_via_path(path, "WAV file", [&](const std::string& temp) {
+    SndPtr f(sf_open(temp.c_str(), SFM_WRITE, &info));
+    if (!f) throw WavError(where + ": cannot write it (" + sf_strerror(nullptr) + ")");
+    if (!comment.empty()) sf_set_string(f.get(), SF_STR_COMMENT, comment.c_str());
+    const sf_count_t frames = (sf_count_t)clip.frames();
+    if (sf_writef_float(f.get(), clip.interleaved.data(), frames) != frames)
+      throw WavError(where + ": write failed (" + sf_strerror(f.get()) + ")");
+    // The header's sizes are written on close; a failure there is a failed write too.
+    if (sf_close(f.release()) != 0) throw WavError(where + ": write failed while finishing the file");
+  });
 }
 
 std::vector<float> mix_to_mono(const AudioClip& clip) {

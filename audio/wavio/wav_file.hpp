@@ -34,7 +34,8 @@ AudioClip read_wav(const std::string& path, const WavLimits& limits = {});
 
 // Writes 32-bit float WAV. Channels are interleaved; values are written as they
 // are (a float WAV may exceed 1; normalise first if a player should not clip).
-void write_float_wav(const std::string& path, const AudioClip& clip);
+// `comment` (for example the unit of the samples) goes into the file's INFO chunk.
+void write_float_wav(const std::string& path, const AudioClip& clip, const std::string& comment = "");
 
 // Mixes any channel count down to mono (the average of the channels).
 std::vector<float> mix_to_mono(const AudioClip& clip);

@@ -2,6 +2,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "atomic_file.hpp"
 #include "bench/roofline.hpp"
 #include "core/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
@@ -76,9 +77,7 @@ nlohmann::json to_json(const BenchRecord& r) {
 void write_json_records(const std::string& path, const std::vector<BenchRecord>& records) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& r : records) a.push_back(to_json(r));
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write JSON file '" + path + "'");
-  out << a.dump(2) << "\n";
+  util::write_atomically(path, "JSON file", [&](std::ostream& out) { out << a.dump(2) << "\n"; });
 }
 
 }  // namespace ws::bench

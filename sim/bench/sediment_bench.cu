@@ -138,6 +138,7 @@ std::vector<BenchRecord> run_typed(const SedimentBenchOptions& o) {
   };
 
   for (const SedimentKernel& kk : reg.all()) {
+    if (o.stopped()) return out;
     if (!o.kernels.empty() && std::find(o.kernels.begin(), o.kernels.end(), kk.id) == o.kernels.end()) continue;
     const SedimentLaunchFn<T> f = fn(kk);
     const BlockShape b = kk.default_block;
@@ -158,7 +159,7 @@ std::vector<BenchRecord> run_typed(const SedimentBenchOptions& o) {
     record(kk.id, t, bpp, is_h ? kPaperFlopsH : kPaperFlopsS, is_h ? kCountedFlopsH : kCountedFlopsS, extra);
   }
 
-  if (o.kernels.empty()) {
+  if (o.kernels.empty() && !o.stopped()) {
     // One whole step with the paper's best pair: ghosts, h-opt3, ghosts, s-opt1.
     const SedimentKernel &hk = reg.at("h-opt3"), &sk = reg.at("s-opt1");
     const TimingStats t = time_on_stream(

@@ -10,6 +10,7 @@
 // writes one (h: alpha, beta, s, h -> h'; s: alpha, beta, s, h' -> s'), 5 x 8 =
 // 40 B in double, 20 B in float; the whole step 80 B (or 40 B) plus the
 // perimeter-only ghost kernel.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ struct SedimentBenchOptions {
   int reps = 11;                   // timed samples (median reported)
   int warmup = 3;                  // untimed samples first
   std::vector<std::string> kernels;  // empty: all registered
+  // Asked between kernels (may be empty); true ends the run with the records
+  // measured so far (SIGINT/SIGTERM in the CLI).
+  std::function<bool()> stop_requested;
+  bool stopped() const { return stop_requested && stop_requested(); }
 };
 
 // The paper's K20 and GTX 590 figures (Tables 2 and 3), for printing beside ours.

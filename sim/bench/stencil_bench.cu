@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "atomic_file.hpp"
 #include "core/cuda_check.hpp"
 #include "core/field_layout.hpp"
 #include "cuda/device_buffer.hpp"
@@ -75,7 +76,7 @@ void sweep_precision(const StencilBenchOptions& opt, const std::vector<BenchSten
   const double roof_gpoints = roofline_gpoints(res.copy_gbs, bpp);
   std::map<std::string, std::string> best_kernel;  // stencil -> kernel chosen on the first grid
   CudaStream stream;
-  for (size_t si = 0; si < opt.sizes.size(); ++si) {
+  for (size_t si = 0; si < opt.sizes.size() && !opt.stopped(); ++si) {
     const std::string& size = opt.sizes[si];
     const GridDims d = stencil_bench_grid(size, prec, free_bytes, opt.max_gpoints, opt.quick);
     const size_t capacity = (size_t)make_layout(d.nx, d.ny, d.nz, kMaxHalo, sizeof(T)).total;
@@ -87,6 +88,7 @@ void sweep_precision(const StencilBenchOptions& opt, const std::vector<BenchSten
       opt.log(std::string(to_string(prec)) + " " + size + " grid " + std::to_string(d.nx) + "x" + std::to_string(d.ny) +
               "x" + std::to_string(d.nz) + " (" + fmt(points * 1e-6, 1) + " Mpoints)");
     for (const auto& bs : stencils) {
+      if (opt.stopped()) break;
       const Stencil& st = bs.stencil;
       std::vector<const KernelVariant*> cands;
       if (si == 0 || opt.all_kernels || !best_kernel.count(st.name)) {
@@ -107,6 +109,7 @@ void sweep_precision(const StencilBenchOptions& opt, const std::vector<BenchSten
       }
       std::vector<StencilBenchRow> rows;
       for (const KernelVariant* v : cands) {
+        if (opt.stopped()) break;
         try {
           BlockShape block = preferred_block(*v, st, prec);
           if (opt.block_x > 0) block = BlockShape{opt.block_x, opt.block_y, v->block_uses_z ? opt.block_z : 1};
@@ -238,6 +241,7 @@ StencilBenchResult run_stencil_bench(const StencilBenchOptions& opt) {
   size_t free_b = 0, total_b = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
   for (Precision p : opt.precisions) {
+    if (opt.stopped()) break;
     if (p == Precision::Float) sweep_precision<float>(opt, stencils, free_b, res);
     else sweep_precision<double>(opt, stencils, free_b, res);
   }
@@ -246,16 +250,16 @@ StencilBenchResult run_stencil_bench(const StencilBenchOptions& opt) {
 }
 
 void write_stencil_bench_csv(const std::string& path, const StencilBenchResult& r) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write CSV file '" + path + "'");
-  out << "family,stencil,points,radius,precision,size,nx,ny,nz,kernel,best,steps,seconds_per_step,ctpn_ns,"
-         "gpoints_per_s,roofline_fraction,copy_gbs,device\n";
-  out.precision(6);
-  for (const auto& x : r.rows)
-    out << x.family << "," << x.stencil << "," << x.points << "," << x.radius << "," << x.precision << "," << x.size
-        << "," << x.nx << "," << x.ny << "," << x.nz << "," << x.kernel << "," << (x.best ? 1 : 0) << "," << x.steps
-        << "," << x.seconds_per_step << "," << x.ctpn_ns << "," << x.gpoints_per_s << "," << x.roofline_fraction
-        << "," << r.copy_gbs << ",\"" << r.device << "\"\n";
+  util::write_atomically(path, "CSV file", [&](std::ostream& out) {
+    out << "family,stencil,points,radius,precision,size,nx,ny,nz,kernel,best,steps,seconds_per_step,ctpn_ns,"
+           "gpoints_per_s,roofline_fraction,copy_gbs,device\n";
+    out.precision(6);
+    for (const auto& x : r.rows)
+      out << x.family << "," << x.stencil << "," << x.points << "," << x.radius << "," << x.precision << "," << x.size
+          << "," << x.nx << "," << x.ny << "," << x.nz << "," << x.kernel << "," << (x.best ? 1 : 0) << "," << x.steps
+          << "," << x.seconds_per_step << "," << x.ctpn_ns << "," << x.gpoints_per_s << "," << x.roofline_fraction
+          << "," << r.copy_gbs << ",\"" << r.device << "\"\n";
+  });
 }
 
 void write_stencil_bench_json(const std::string& path, const StencilBenchResult& r) {

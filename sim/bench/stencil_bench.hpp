@@ -29,6 +29,10 @@ struct StencilBenchOptions {
   std::vector<std::string> kernels;   // only these kernel ids (empty: every supporting kernel)
   int block_x = 0, block_y = 0, block_z = 0;  // block override for every kernel (0: its default block)
   std::function<void(const std::string&)> log;  // progress lines (may be empty)
+  // Asked between measurements (may be empty); true ends the sweep with the
+  // rows measured so far (SIGINT/SIGTERM in the CLI).
+  std::function<bool()> stop_requested;
+  bool stopped() const { return stop_requested && stop_requested(); }
 };
 
 struct StencilBenchRow {

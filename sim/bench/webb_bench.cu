@@ -59,11 +59,13 @@ WebbResult run_webb_bench(const WebbConfig& cfg, std::ostream& log) {
   const long long seg_steps = std::max<long long>(1, cfg.steps / segments);
 
   for (Precision p : cfg.precisions) {
+    if (cfg.stopped()) break;
     auto solver = make_webb_solver(cfg, p, st);
     const double bytes_per_point = scheme_bytes_per_point(p);
     for (const KernelVariant* v : variants) {
       if (!v->has_precision(p)) continue;
       for (bool ro : cfg.readonly_modes) {
+        if (cfg.stopped()) break;
         if (!ro && !v->has_readonly_toggle) continue;
         log << "timing " << v->id << " (" << to_string(p) << ", read-only cache " << (ro ? "on" : "off") << "): "
             << segments << " x " << seg_steps << " steps\n" << std::flush;

@@ -7,6 +7,7 @@
 // it with CUDA events; the table gives Webb's Table 3 columns (time for the full
 // run, ratio to 3D tiling) plus throughput against the copy-bandwidth roofline.
 #include <array>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -34,6 +35,10 @@ struct WebbConfig {
   std::string walls = "fixed";
   bool override_block = false;         // run every variant with `block` instead of its default
   BlockShape block;
+  // Asked between variants (may be empty); true ends the run with the rows
+  // measured so far (SIGINT/SIGTERM in the CLI).
+  std::function<bool()> stop_requested;
+  bool stopped() const { return stop_requested && stop_requested(); }
 
   std::array<int, 3> interior() const {
     return {size_with_boundary[0] - 2, size_with_boundary[1] - 2, size_with_boundary[2] - 2};

@@ -67,7 +67,7 @@ BoundaryPlan make_boundary_plan(const FieldLayout& L, const BoxWalls& walls, con
 template <class T>
 void boundary_compute_cpu(const BoundaryPlan& p, const FieldLayout& L, const T* uc, const T* up, T* side) {
   const int64_t off[6] = {-1, 1, -L.pitch, L.pitch, -L.plane, L.plane};
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (p.node.size() >= 16384)  // small plans: a fork costs more than it saves
   for (int64_t b = 0; b < (int64_t)p.node.size(); ++b) {
     const int64_t q = p.node[b];
     const BoundaryCoeffs c = boundary_coeffs(p.count[b], p.neighbours[b], p.beta_sum[b], p.lambda);

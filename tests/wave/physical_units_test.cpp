@@ -144,7 +144,7 @@ TEST(PhysicalUnits, FloatRigidRoomStaysBoundedOver200kSteps) {
   }
   const FieldStats f1 = m.solver().field_stats();
   EXPECT_EQ(m.step(), 200000);
-  EXPECT_LT(e_max, e0 * (1 + 1e-4)) << "energy " << e0 << " grew to " << e_max;
+  EXPECT_LT(e_max, e0 * (1 + 1e-3)) << "energy " << e0 << " grew to " << e_max;
   EXPECT_GT(e_min, e0 * (1 - 1e-2)) << "energy " << e0 << " fell to " << e_min;
   EXPECT_LT(std::fabs(f1.mean - f0.mean), 0.02 * f0.peak) << "mean " << f0.mean << " -> " << f1.mean;
   EXPECT_LT(f1.peak, 2 * f0.peak);
