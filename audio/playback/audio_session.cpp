@@ -1,10 +1,10 @@
 #include "playback/audio_session.hpp"
 
-#include "playback/device_probe.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+
+#include "playback/device_probe.hpp"
 
 namespace ws::audio {
 

@@ -10,8 +10,8 @@
 #include "common/random_field.hpp"
 #include "cpu/cpu_solver.hpp"
 #include "cuda/cuda_solver.hpp"
+#include "long_run.hpp"
 #include "scene_builders.hpp"
-#include "wave/energy.hpp"
 #include "wave/wave_model.hpp"
 
 namespace ws {
@@ -89,21 +89,9 @@ TEST(FidelityGpu, FloatRigidRoomMillionSteps) {
   s.sources.push_back({{0.31, 0.27, 0.22}, {SignalKind::GaussianDerivative, 1e-3, 0.25e-3, 0.0, 0.0}});
   WaveModel m(s, BackendChoice::Cuda);
   ASSERT_NE(m.cuda(), nullptr);
-  auto energy = [&] {
-    std::vector<double> uc, up;
-    m.solver().read_state(uc, up);
-    return scheme_energy(uc, up, m.solver().layout(), m.solver().stencil(), m.solver().courant(), &m.boundary());
-  };
-  m.advance(1000);
-  const double e0 = energy();
-  const FieldStats f0 = m.solver().field_stats();
-  double e_min = e0, e_max = e0;
-  for (int chunk = 0; chunk < 10; ++chunk) {
-    m.advance(99900);
-    const double e = energy();
-    e_min = std::min(e_min, e), e_max = std::max(e_max, e);
-  }
-  const FieldStats f1 = m.solver().field_stats();
+  const testing::LongRun r = testing::long_run(m, 1000, 10, 99900);
+  const double e0 = r.e0, e_min = r.e_min, e_max = r.e_max;
+  const FieldStats f0 = r.f0, f1 = r.f1;
   EXPECT_EQ(m.step(), 1000000);
   // Float rounding moves the energy by a few 1e-4 either way (run 45 on the H100: -0.11% over
   // 10^6 steps; the CPU test +0.03% over 2e5); a growing mode would leave these bounds at once.
