@@ -15,6 +15,8 @@ class DeviceBoundary {
   DeviceBoundary(const BoundaryPlan& plan, const FieldLayout& layout);
 
   bool empty() const { return nodes_ == 0 && solids_ == 0; }
+  // Kernels launched per step: compute (when there are boundary nodes) and scatter.
+  int launches() const { return (nodes_ ? 1 : 0) + (nodes_ + solids_ ? 1 : 0); }
   // Phase 1: new values of the boundary nodes into the side buffer (before the interior kernel).
   void compute(const T* u_cur, const T* u_prev, cudaStream_t s) const;
   // Phase 3: scatter the side buffer and zero the solid nodes (after the interior kernel).

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "boundary/boundary_kernels.hpp"
@@ -7,6 +8,7 @@
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_info.hpp"
 #include "cuda/field_stats.hpp"
+#include "cuda/step_graph.hpp"
 
 namespace ws {
 
@@ -28,8 +30,8 @@ struct DeviceTap {
 // of u^{n+1} over their taps (taps of receiver q: tap_start[q] .. tap_start[q+1]).
 // One small block; atomics keep two sources (or two taps of a spread source) on one node correct.
 template <class T>
-__global__ void io_kernel(T* un, const DeviceSource* src, int nsrc, const DeviceTap* taps, const int* tap_start,
-                          int nrec, T* rec_buf, long long slot, long long step, double dt) {
+__device__ void io_body(T* un, const DeviceSource* src, int nsrc, const DeviceTap* taps, const int* tap_start,
+                        int nrec, T* rec_buf, long long slot, long long step, double dt) {
   for (int q = threadIdx.x; q < nsrc; q += blockDim.x)
     atomicAdd(un + src[q].index, T(src[q].gain * injection_value(src[q].signal, src[q].injection, step, dt)));
   __syncthreads();
@@ -41,9 +43,30 @@ __global__ void io_kernel(T* un, const DeviceSource* src, int nsrc, const Device
 }
 
 template <class T>
+__global__ void io_kernel(T* un, const DeviceSource* src, int nsrc, const DeviceTap* taps, const int* tap_start,
+                          int nrec, T* rec_buf, long long slot, long long step, double dt) {
+  io_body(un, src, nsrc, taps, tap_start, nrec, rec_buf, slot, step, dt);
+}
+
+// The same for a replayed step graph: step and slot come from the device counter,
+// which the kernel advances once every thread has read it.
+template <class T>
+__global__ void io_kernel_counted(T* un, const DeviceSource* src, int nsrc, const DeviceTap* taps,
+                                  const int* tap_start, int nrec, T* rec_buf, StepCounter* counter, double dt) {
+  const long long step = counter->step, slot = counter->slot;
+  io_body(un, src, nsrc, taps, tap_start, nrec, rec_buf, slot, step, dt);
+  __syncthreads();
+  if (threadIdx.x == 0) *counter = StepCounter{step + 1, slot + 1};
+}
+
+template <class T>
 class CudaSolver final : public CudaWaveSolver {
  public:
   static constexpr int kChunk = 4096;  // receiver samples buffered on the device between host copies
+  // Step graphs of 1, 2, 4, ... 128 steps per starting parity: any run is at most 8 replays,
+  // and a graph of 128 steps (4 kernels each) instantiates in about a millisecond.
+  static constexpr int kGraphLevels = 8;
+  static_assert(kChunk % (1 << (kGraphLevels - 1)) == 0, "graph runs must tile the receiver buffer");
 
   CudaSolver(const Stencil& st, int nx, int ny, int nz, double courant, double dt, const std::string& kernel_id)
       : stencil_(st), courant_(courant), dt_(dt) {
@@ -85,27 +108,37 @@ class CudaSolver final : public CudaWaveSolver {
     }
     variant_ = &v;
     options_ = o;
+    drop_graphs();
+  }
+
+  void set_step_graph(bool on) override {
+    graph_on_ = on;
+    drop_graphs();
+  }
+  bool step_graph() const override { return graph_on_; }
+
+  StepLaunches step_launches() const override {
+    StepLaunches l;
+    l.boundary = has_boundary_ ? boundary_.launches() : 0;
+    l.io = has_io() ? 1 : 0;
+    l.graph_kernels_per_step = graph_kernels_per_step_;
+    l.host_launches_per_step = host_launches_per_step_;
+    l.graph = last_advance_graph_;
+    l.graph_note = graph_note_;
+    if (graph_on_ && !variant_->graph_capturable)
+      l.graph_note = "kernel '" + variant_->id + "' keeps host-side state between launches (constant tables); "
+                     "its steps are launched one by one";
+    return l;
   }
 
   void advance(int steps) override {
     if (steps <= 0) return;
-    LaunchFn<T> fn = launch_fn();
     start_.record(stream_.get());
-    for (int s = 0; s < steps; ++s) {
-      StepArgs<T> args{prev(), cur(), layout_, &stencil_, courant_ * courant_};
-      if (has_boundary_) boundary_.compute(cur(), prev(), stream_.get());
-      fn(args, options_, stream_.get());
-      if (has_boundary_) boundary_.scatter(prev(), stream_.get());
-      if (!sources_host_.empty() || nrec_ > 0) {
-        io_kernel<T><<<1, 128, 0, stream_.get()>>>(prev(), sources_.get(), (int)sources_host_.size(),
-                                                   receivers_.get(), tap_start_.get(), nrec_, rec_buf_.get(), slot_,
-                                                   step_, dt_);
-        CUDA_CHECK_LAUNCH();
-      }
-      cur_is_a_ = !cur_is_a_;
-      ++step_;
-      if (nrec_ > 0 && ++slot_ == kChunk) drain_receivers();
-    }
+    long long launches = 0;
+    last_advance_graph_ = graph_on_ && graph_allowed();
+    if (last_advance_graph_) launches = advance_graphs(steps);
+    else launches = advance_unfused(steps);
+    host_launches_per_step_ = (double)launches / steps;
     stop_.record(stream_.get());
     drain_receivers();  // synchronises the stream once per advance()
     const double sec = stop_.ms_since(start_) * 1e-3;
@@ -145,11 +178,13 @@ class CudaSolver final : public CudaWaveSolver {
   }
 
   void set_boundary(const BoundaryPlan& p) override {
+    drop_graphs();
     boundary_ = DeviceBoundary<T>(p, layout_);
     has_boundary_ = !p.empty();
   }
 
   void set_sources(const std::vector<SourceNode>& s) override {
+    drop_graphs();
     sources_host_.clear();
     for (const auto& n : s)
       sources_host_.push_back({layout_.index(n.node.i, n.node.j, n.node.k), n.signal, n.gain, n.injection});
@@ -160,6 +195,7 @@ class CudaSolver final : public CudaWaveSolver {
 
   void set_receiver_taps(const std::vector<ReceiverTaps>& r) override {
     drain_receivers();
+    drop_graphs();
     receivers_host_.clear();
     std::vector<int> start{0};
     for (const auto& taps : r) {
@@ -197,6 +233,96 @@ class CudaSolver final : public CudaWaveSolver {
   LaunchFn<T> launch_fn() const {
     if constexpr (std::is_same_v<T, float>) return variant_->launch_float;
     else return variant_->launch_double;
+  }
+
+  bool has_io() const { return !sources_host_.empty() || nrec_ > 0; }
+
+  // One step on `s` with u^n in a_ (a_is_cur) or b_: boundary compute, the interior
+  // kernel, boundary scatter, sources and receivers. `counter`: the step index and
+  // slot come from it (graph capture); else from step_ and slot_.
+  void enqueue_step(cudaStream_t s, bool a_is_cur, StepCounter* counter) {
+    T* c = a_is_cur ? a_.get() : b_.get();
+    T* p = a_is_cur ? b_.get() : a_.get();
+    StepArgs<T> args{p, c, layout_, &stencil_, courant_ * courant_};
+    if (has_boundary_) boundary_.compute(c, p, s);
+    launch_fn()(args, options_, s);
+    if (has_boundary_) boundary_.scatter(p, s);
+    if (!has_io()) return;
+    if (counter)
+      io_kernel_counted<T><<<1, 128, 0, s>>>(p, sources_.get(), (int)sources_host_.size(), receivers_.get(),
+                                             tap_start_.get(), nrec_, rec_buf_.get(), counter, dt_);
+    else
+      io_kernel<T><<<1, 128, 0, s>>>(p, sources_.get(), (int)sources_host_.size(), receivers_.get(),
+                                     tap_start_.get(), nrec_, rec_buf_.get(), slot_, step_, dt_);
+    CUDA_CHECK_LAUNCH();
+  }
+
+  // Every kernel of every step launched on the stream; returns the host launches.
+  long long advance_unfused(int steps) {
+    const int per_step = 1 + (has_boundary_ ? boundary_.launches() : 0) + (has_io() ? 1 : 0);
+    for (int s = 0; s < steps; ++s) {
+      enqueue_step(stream_.get(), cur_is_a_, nullptr);
+      cur_is_a_ = !cur_is_a_;
+      ++step_;
+      if (nrec_ > 0 && ++slot_ == kChunk) drain_receivers();
+    }
+    return (long long)steps * per_step;
+  }
+
+  bool graph_allowed() const { return variant_->graph_capturable && graph_note_.empty(); }
+
+  // The graph of 2^level steps starting with u^n in a_ (a_is_cur), captured on first use.
+  // Empty when the capture failed (graph_note_ says why).
+  const StepGraph& graph_for(bool a_is_cur, int level) {
+    StepGraph& g = graphs_[a_is_cur ? 0 : 1][level];
+    if (!g.empty()) return g;
+    const int len = 1 << level;
+    const std::string why = g.capture(stream_.get(), [&](cudaStream_t s) {
+      for (int k = 0; k < len; ++k) enqueue_step(s, (k % 2 == 0) == a_is_cur, counter_.get());
+    });
+    if (!why.empty()) graph_note_ = "kernel '" + variant_->id + "' could not be captured in a CUDA graph: " + why;
+    else graph_kernels_per_step_ = (double)g.kernel_nodes() / len;
+    return g;
+  }
+
+  // Runs of 2^level steps replayed from graphs (the longest that fits in what is left
+  // and in the receiver buffer); returns the host launches.
+  long long advance_graphs(int steps) {
+    long long launches = 0;
+    bool counter_set = false;
+    int left = steps;
+    while (left > 0) {
+      long long room = nrec_ > 0 ? kChunk - slot_ : kChunk;
+      if (room == 0) {
+        drain_receivers();
+        counter_set = false;  // the device slot restarts at 0
+        room = kChunk;
+      }
+      int level = kGraphLevels - 1;
+      while ((1LL << level) > std::min<long long>(left, room)) --level;
+      const StepGraph& g = graph_for(cur_is_a_, level);
+      if (g.empty()) return launches + advance_unfused(left);  // capture refused: stream launches
+      if (!counter_set && has_io()) {
+        set_step_counter(counter_.get(), step_, slot_, stream_.get());
+        ++launches;
+        counter_set = true;
+      }
+      g.launch(stream_.get());
+      ++launches;
+      const int len = 1 << level;
+      if (len % 2) cur_is_a_ = !cur_is_a_;
+      step_ += len;
+      if (nrec_ > 0) slot_ += len;
+      left -= len;
+    }
+    return launches;
+  }
+
+  void drop_graphs() {
+    for (auto& by_parity : graphs_)
+      for (auto& g : by_parity) g = StepGraph();
+    graph_note_.clear();
+    graph_kernels_per_step_ = -1.0;
   }
 
   // Copies the recorded slots to the host (one stream synchronisation) and appends them.
@@ -238,6 +364,13 @@ class CudaSolver final : public CudaWaveSolver {
   long long slot_ = 0;
   std::vector<std::vector<double>> pending_;
   SolverMetrics metrics_;
+  bool graph_on_ = kStepGraphDefault;
+  bool last_advance_graph_ = false;
+  DeviceBuffer<StepCounter> counter_{1};
+  std::array<std::array<StepGraph, kGraphLevels>, 2> graphs_;
+  std::string graph_note_;
+  double graph_kernels_per_step_ = -1.0;
+  double host_launches_per_step_ = 0.0;
 };
 
 }  // namespace

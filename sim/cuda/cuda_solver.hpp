@@ -11,8 +11,33 @@
 
 namespace ws {
 
+// How a step reaches the device: the kernels it runs and the host launches it costs.
+struct StepLaunches {
+  int interior = 1;  // calls of the registry kernel's launch function
+  int boundary = 0;  // boundary-node kernels (compute before, scatter after the interior kernel)
+  int io = 0;        // the source/receiver kernel (when there are sources or receivers)
+  int kernels() const { return interior + boundary + io; }
+  // Kernel nodes per step in the captured graph (-1: no graph captured); equals
+  // kernels() unless a launch function issues more than one kernel.
+  double graph_kernels_per_step = -1.0;
+  // Host-side launches per step in the last advance(): kernels() without the graph;
+  // with it, (graph launches + counter updates) / steps.
+  double host_launches_per_step = 0.0;
+  bool graph = false;      // the last advance() replayed step graphs
+  std::string graph_note;  // why the graph is not used ("" when it is or was not asked for)
+};
+
+// The step graph (sim/cuda/step_graph.hpp) is on by default: it replays runs of
+// up to 128 steps with one launch each, bit-identical to stream launches.
+constexpr bool kStepGraphDefault = true;
+
 class CudaWaveSolver : public WaveSolver {
  public:
+  // Replay captured step graphs in advance() (when the kernel allows capture), or
+  // launch every kernel of every step on the stream.
+  virtual void set_step_graph(bool on) = 0;
+  virtual bool step_graph() const = 0;
+  virtual StepLaunches step_launches() const = 0;
   // Throws std::invalid_argument when the variant does not run this stencil or precision.
   virtual void set_kernel(const std::string& id, const LaunchOptions& options) = 0;
   virtual const KernelVariant& kernel() const = 0;

@@ -51,6 +51,11 @@ struct KernelVariant {
   std::string (*block_error)(const Stencil&, Precision, const BlockShape&) = nullptr;
   bool block_uses_z = true;  // whether block.z is meaningful (3-D tiling)
   bool has_readonly_toggle = true;
+  // Whether a launch may be captured in a CUDA graph and replayed (CudaSolver's
+  // step graph): false for launchers that keep host-side state between launches,
+  // such as constant-memory tables uploaded only when the stencil changes (a replay
+  // would skip the upload another solver's launch made necessary).
+  bool graph_capturable = true;
   LaunchFn<float> launch_float = nullptr;
   LaunchFn<double> launch_double = nullptr;
 

@@ -210,6 +210,7 @@ void launch_compact_tiled(const StepArgs<T>& a, const LaunchOptions& o, cudaStre
 void register_compact_tiled_kernels(KernelRegistry& r) {
   KernelVariant v;
   v.id = "compact_tiled";
+  v.graph_capturable = false;  // constant-memory tables uploaded on change
   v.name = "2.5D ring of planes in shared, weight cube";
   v.family = "hamilton";
   v.stencils = "radius 1..4";

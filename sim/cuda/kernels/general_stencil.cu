@@ -142,6 +142,7 @@ void launch_kernel_a(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t 
 void register_general_stencil_kernels(KernelRegistry& r) {
   KernelVariant v;
   v.id = "kernelA";
+  v.graph_capturable = false;  // constant-memory tables uploaded on change
   v.name = "KernelA: general, constant tables (fig. 5)";
   v.family = "hamilton";
   v.stencils = "<= 461 points";

@@ -259,6 +259,7 @@ void launch_zsweep_box(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_
 void register_zsweep_box_kernels(KernelRegistry& r) {
   KernelVariant v;
   v.id = "zsweep_box";
+  v.graph_capturable = false;  // constant-memory tables uploaded on change
   v.name = "forward z sweep, mirror-class sums (box, compact)";
   v.family = "zsweep";
   v.stencils = "mirror-symmetric, radius 1..4";
