@@ -13,7 +13,11 @@
 namespace ws {
 
 WaveModel::WaveModel(const WaveScene& scene, BackendChoice backend, const std::string& kernel_id)
-    : scene_(scene), grid_(derive_grid(scene)), choice_(backend) {
+    : WaveModel(scene, backend, kernel_id, DecompOptions{}) {}
+
+WaveModel::WaveModel(const WaveScene& scene, BackendChoice backend, const std::string& kernel_id,
+                     const DecompOptions& decomp)
+    : scene_(scene), grid_(derive_grid(scene)), choice_(backend), decomp_(decomp) {
   solids_ = voxelise_scene(scene_, grid_);
   build_solver(scene.precision, kernel_id, nullptr);
   restart_watchdog();
@@ -71,9 +75,16 @@ std::vector<ReceiverTaps> WaveModel::receiver_taps() const {
 void WaveModel::build_solver(Precision p, const std::string& kernel_id, const LaunchOptions* options) {
   std::unique_ptr<WaveSolver> next;
   CudaWaveSolver* next_cuda = nullptr;
-  const BackendDecision backend = decide_backend(choice_);
+  const bool decomposed = decomp_.slabs_per_process > 1 || !decomp_.devices.empty() ||
+                          (decomp_.comm && decomp_.comm->size() > 1);
+  const BackendDecision backend = decomposed ? BackendDecision{} : decide_backend(choice_);
   backend_note_ = backend.note;
-  if (backend.use_cuda) {
+  if (decomposed) {
+    DecompOptions d = decomp_;
+    if (!kernel_id.empty()) d.kernel_id = kernel_id;
+    next = make_decomposed_solver(d, p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s);
+    backend_note_ = describe_decomposition(*next);
+  } else if (backend.use_cuda) {
     auto c = make_cuda_solver(p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s, kernel_id);
     if (options) {  // the running kernel's options; its block may not fit the new stencil or precision
       const std::string id = kernel_id.empty() ? c->kernel().id : kernel_id;

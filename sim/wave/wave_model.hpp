@@ -8,6 +8,7 @@
 
 #include "cuda/backend_choice.hpp"
 #include "cuda/cuda_solver.hpp"
+#include "decomp/decomposed_solver.hpp"
 #include "scene/scene.hpp"
 #include "wave/watchdog.hpp"
 #include "wave/wave_solver.hpp"
@@ -27,6 +28,9 @@ class BlowUpError : public std::runtime_error {
 class WaveModel {
  public:
   WaveModel(const WaveScene& scene, BackendChoice backend, const std::string& kernel_id = "");
+  // Decomposed into z-slabs (sim/decomp/) when `decomp` asks for more than one slab,
+  // devices or MPI ranks; its devices (or none: the CPU) then decide the backend.
+  WaveModel(const WaveScene& scene, BackendChoice backend, const std::string& kernel_id, const DecompOptions& decomp);
 
   const WaveScene& scene() const { return scene_; }
   const DerivedGrid& grid() const { return grid_; }
@@ -73,6 +77,7 @@ class WaveModel {
   WaveScene scene_;
   DerivedGrid grid_;
   BackendChoice choice_;
+  DecompOptions decomp_;
   std::unique_ptr<WaveSolver> solver_;
   CudaWaveSolver* cuda_ = nullptr;
   std::string backend_note_;

@@ -1,0 +1,511 @@
+#include "decomp/decomposed_solver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <cstring>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/cuda_check.hpp"
+#include "cpu/cpu_solver.hpp"
+#include "cuda/cuda_solver.hpp"
+#include "cuda/kernel_registry.hpp"
+#include "decomp/halo_planes.hpp"
+#include "decomp/slab_assign.hpp"
+#include "decomp/slab_plan.hpp"
+#include "decomp/slab_workers.hpp"
+#include "cuda/device_buffer.hpp"
+
+namespace ws {
+
+bool kernel_reads_halo(const std::string& id) { return id != "ztma_leggy"; }
+
+std::string slab_kernel(const Stencil& st, Precision p, const std::string& requested) {
+  const auto supporting = KernelRegistry::instance().supporting(st, p);
+  if (!requested.empty()) {
+    if (kernel_reads_halo(requested)) return requested;
+    std::string others;
+    for (const auto* v : supporting)
+      if (kernel_reads_halo(v->id)) others += (others.empty() ? "" : ", ") + v->id;
+    throw std::invalid_argument("kernel '" + requested +
+                                "' cannot run on a slab: it takes its halo from the tensor memory accelerator's zero "
+                                "fill, not from the neighbouring slab; for stencil '" + st.name + "' use one of: " +
+                                (others.empty() ? std::string("(none)") : others));
+  }
+  for (const auto* v : supporting)
+    if (kernel_reads_halo(v->id)) return v->id;
+  throw std::invalid_argument("no CUDA kernel that reads its halo supports stencil '" + st.name + "' in " +
+                              to_string(p));
+}
+
+namespace {
+
+// One slab this process runs.
+struct LocalSlab {
+  int s = 0;         // index in the plan
+  int part = 0;      // this process's part (GPU slot) that runs it
+  int device = -1;   // CUDA device, -1 on the CPU
+  bool edge = false; // borders a slab of another part: updated first
+  std::unique_ptr<WaveSolver> solver;
+  CudaWaveSolver* cuda = nullptr;
+};
+
+// A cut between plan slabs `lo` and `lo + 1` that this process takes part in.
+struct Cut {
+  int lo = 0;                  // plan index of the slab below
+  int below = -1, above = -1;  // local indices (-1: the slab lies on another rank)
+  bool same_part = false;      // both local and in one part: copied after the part's update
+};
+
+// A cut to another rank as seen from the local slab: its staging buffers and the peer.
+struct RemoteCut {
+  int local = 0;     // index into locals_
+  bool up = false;   // the peer lies above (this slab's top planes go out)
+  int peer = 0;      // rank
+  int tag = 0;
+  std::vector<unsigned char> send, recv;  // host staging for device fields
+};
+
+class DecomposedSolver final : public WaveSolver, public DecompProbe {
+ public:
+  DecomposedSolver(const DecompOptions& o, Precision precision, const Stencil& st, int nx, int ny, int nz,
+                   double courant, double dt)
+      : stencil_(st), precision_(precision), courant_(courant), dt_(dt), comm_(o.comm) {
+    const int ranks = comm_ ? comm_->size() : 1, rank = comm_ ? comm_->rank() : 0;
+    const int per = o.slabs_per_process;
+    if (per < 1)
+      throw std::invalid_argument("slabs per process must be at least 1 (got " + std::to_string(per) + ")");
+    if (!o.devices.empty() && (int)o.devices.size() != per)
+      throw std::invalid_argument("one CUDA device per slab: " + std::to_string(o.devices.size()) + " devices for " +
+                                  std::to_string(per) + " slabs");
+    std::string what = o.devices.empty() ? "slabs" : "GPUs";
+    if (ranks > 1)
+      what = !o.devices.empty() ? "GPUs over all ranks"
+             : per == 1         ? "MPI ranks"
+                                : "slabs (" + std::to_string(per) + " per MPI rank)";
+    layout_ = make_layout(nx, ny, nz, halo_for(st), (int)bytes_of(precision));
+    plan_ = make_slab_plan(nz, ranks * per, layout_.halo, what);
+    for (auto& sl : plan_.slabs) sl.owner = sl.part / per;
+    // Splitting only pays where parts run concurrently: other ranks, other GPUs.
+    if (o.overlap && (ranks > 1 || !o.devices.empty())) plan_ = split_edges_for_overlap(plan_);
+    parts_ = per;
+    const std::string kernel = o.devices.empty() ? std::string() : slab_kernel(st, precision, o.kernel_id);
+    for (int s = 0; s < plan_.size(); ++s) {
+      const Slab& sl = plan_.slabs[s];
+      if (sl.owner != rank) continue;
+      LocalSlab l;
+      l.s = s;
+      l.part = sl.part - rank * per;
+      l.edge = (s > 0 && plan_.slabs[s - 1].part != sl.part) ||
+               (s + 1 < plan_.size() && plan_.slabs[s + 1].part != sl.part);
+      if (o.devices.empty()) {
+        l.solver = make_cpu_solver(precision, st, nx, ny, sl.nz, courant, dt);
+      } else {
+        l.device = o.devices[l.part];
+        CUDA_CHECK(cudaSetDevice(l.device));
+        auto c = make_cuda_solver(precision, st, nx, ny, sl.nz, courant, dt, kernel);
+        l.cuda = c.get();
+        l.solver = std::move(c);
+      }
+      locals_.push_back(std::move(l));
+    }
+    part_device_.assign(per, -1);
+    for (const auto& l : locals_) part_device_[l.part] = l.device;
+    if (!o.devices.empty()) {
+      enable_peer_access(o.devices);
+      for (int q = 0; q < per; ++q) {
+        CUDA_CHECK(cudaSetDevice(part_device_[q]));
+        copy_streams_.push_back(std::make_unique<CudaStream>());
+      }
+    }
+    // One thread per part when the parts are GPUs; the CPU backend's slabs share the
+    // cores through OpenMP inside each update and run one after the other.
+    workers_ = std::make_unique<SlabWorkers>(o.devices.empty() ? 1 : per);
+    for (int s = 0; s + 1 < plan_.size(); ++s) {
+      Cut c;
+      c.lo = s;
+      c.below = local_index(s);
+      c.above = local_index(s + 1);
+      if (c.below < 0 && c.above < 0) continue;
+      c.same_part = c.below >= 0 && c.above >= 0 && locals_[c.below].part == locals_[c.above].part;
+      if (c.below >= 0 && c.above >= 0) {
+        cuts_.push_back(c);
+        continue;
+      }
+      RemoteCut r;
+      r.local = c.below >= 0 ? c.below : c.above;
+      r.up = c.below >= 0;
+      r.peer = plan_.slabs[c.below >= 0 ? s + 1 : s].owner;
+      r.tag = s;  // one cut, one tag; the two directions come from different ranks
+      if (locals_[r.local].device >= 0) {
+        r.send.resize(halo_bytes(layout_, precision_));
+        r.recv.resize(halo_bytes(layout_, precision_));
+      }
+      remote_.push_back(std::move(r));
+    }
+  }
+
+  std::string backend() const override { return locals_.front().solver->backend(); }
+  Precision precision() const override { return precision_; }
+  const FieldLayout& layout() const override { return layout_; }
+  const Stencil& stencil() const override { return stencil_; }
+  double courant() const override { return courant_; }
+  double dt_s() const override { return dt_; }
+  long long step() const override { return locals_.front().solver->step(); }
+
+  void advance(int steps) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int n = 0; n < steps; ++n) one_step();
+    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    metrics_ = throughput_metrics(steps, sec, layout_.interior_points(), precision_);
+  }
+
+  void reset() override {
+    for (auto& l : locals_) on(l).solver->reset();
+    steps_since_take_ = 0;
+  }
+
+  void read_state(std::vector<double>& uc, std::vector<double>& up) override {
+    gather_state(uc, up);
+  }
+
+  void write_state(const std::vector<double>& uc, const std::vector<double>& up, long long step) override {
+    if ((int64_t)uc.size() != layout_.total || (int64_t)up.size() != layout_.total)
+      throw std::invalid_argument("write_state: arrays must have layout().total elements");
+    for (auto& l : locals_) {
+      const Slab& sl = plan_.slabs[l.s];
+      // The slab's planes with both halos: [z0 - halo, z0 + nz + halo) of the grid.
+      const int64_t first = (int64_t)sl.z0 * layout_.plane;
+      const int64_t count = on(l).solver->layout().total;
+      std::vector<double> c(uc.begin() + first, uc.begin() + first + count);
+      std::vector<double> p(up.begin() + first, up.begin() + first + count);
+      l.solver->write_state(c, p, step);
+    }
+    steps_since_take_ = 0;
+  }
+
+  void set_boundary(const BoundaryPlan& p) override {
+    for (auto& l : locals_) on(l).solver->set_boundary(slab_boundary(p, layout_, plan_, l.s));
+  }
+  void set_sources(const std::vector<SourceNode>& src) override {
+    for (auto& l : locals_) on(l).solver->set_sources(slab_sources(src, plan_, l.s));
+  }
+  void set_receiver_taps(const std::vector<ReceiverTaps>& r) override {
+    for (auto& l : locals_) on(l).solver->take_receiver_samples();  // samples of the old receivers are dropped
+    routing_ = route_receivers(r, plan_);
+    for (auto& l : locals_) on(l).solver->set_receiver_taps(routing_.per_slab[l.s]);
+    steps_since_take_ = 0;
+  }
+
+  std::vector<std::vector<double>> take_receiver_samples() override {
+    std::vector<std::vector<std::vector<double>>> per_slab(plan_.size());
+    for (auto& l : locals_) per_slab[l.s] = on(l).solver->take_receiver_samples();
+    const long long n = steps_since_take_;
+    steps_since_take_ = 0;
+    if (comm_ && comm_->size() > 1) {
+      // Every rank contributes its slabs' samples in slab order; ranks own ascending
+      // slab ranges, so the concatenation is in slab order and each list is n long.
+      std::vector<double> mine;
+      for (const auto& l : locals_)
+        for (const auto& r : per_slab[l.s]) {
+          if ((long long)r.size() != n) throw std::logic_error("slab receivers out of step");
+          mine.insert(mine.end(), r.begin(), r.end());
+        }
+      const std::vector<double> all = comm_->allgather(mine);
+      size_t at = 0;
+      for (int s = 0; s < plan_.size(); ++s) {
+        per_slab[s].assign(routing_.per_slab[s].size(), {});
+        for (auto& r : per_slab[s]) {
+          r.assign(all.begin() + at, all.begin() + at + n);
+          at += n;
+        }
+      }
+      if (at != all.size()) throw std::logic_error("gathered receiver samples do not match the slabs");
+    }
+    const TapSum how = backend() == "cpu" ? TapSum::Host
+                       : precision_ == Precision::Float ? TapSum::DeviceFloat
+                                                        : TapSum::DeviceDouble;
+    return combine_receivers(routing_, per_slab, how);
+  }
+
+  FieldStats field_stats() override {
+    double sum = 0.0, peak = 0.0;
+    bool finite = true;
+    for (auto& l : locals_) {
+      const FieldStats f = on(l).solver->field_stats();
+      sum += f.mean * (double)l.solver->layout().interior_points();
+      peak = std::max(peak, f.peak);
+      finite = finite && f.finite;
+    }
+    if (comm_) comm_->allreduce_stats(sum, peak, finite);
+    FieldStats f;
+    f.finite = finite;
+    f.mean = sum / (double)layout_.interior_points();
+    f.peak = finite ? peak : std::numeric_limits<double>::infinity();
+    return f;
+  }
+
+  SolverMetrics metrics() const override { return metrics_; }
+
+  // The whole grid gathered into host memory (every rank takes part under MPI).
+  FieldView current_field() const override {
+    auto* self = const_cast<DecomposedSolver*>(this);
+    std::vector<double> uc, up;
+    self->gather_state(uc, up);
+    if (precision_ == Precision::Float) {
+      self->view_f_.assign(uc.begin(), uc.end());
+      return {view_f_.data(), precision_, layout_, false};
+    }
+    self->view_d_ = std::move(uc);
+    return {view_d_.data(), precision_, layout_, false};
+  }
+
+  size_t memory_bytes() const override {
+    size_t b = 0;
+    for (const auto& l : locals_) b += l.solver->memory_bytes();
+    return b;
+  }
+
+  double time_exchange_s(int rounds) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int r = 0; r < rounds; ++r) exchange();
+    double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / std::max(rounds, 1);
+    if (comm_ && comm_->size() > 1) {
+      double unused = 0.0;
+      bool all = true;
+      comm_->allreduce_stats(unused, sec, all);
+    }
+    return sec;
+  }
+  double cross_bytes_per_step() const override {
+    double n = 2.0 * (double)remote_.size();  // each cut to another rank: one send, one receive
+    for (const auto& c : cuts_)
+      if (!c.same_part) n += 2.0;
+    return n * (double)halo_bytes(layout_, precision_);
+  }
+  void set_exchange(bool on) override { exchange_ = on; }
+  int slab_count() const override { return plan_.size(); }
+
+  std::string describe() const {
+    std::ostringstream os;
+    os << plan_.size() << " z-slab(s)";
+    if (comm_ && comm_->size() > 1) os << " over " << comm_->size() << " MPI ranks";
+    os << "; this process: ";
+    for (size_t q = 0; q < locals_.size(); ++q) {
+      const Slab& sl = plan_.slabs[locals_[q].s];
+      os << (q ? ", " : "") << "z " << sl.z0 << ".." << sl.z0 + sl.nz - 1;
+      if (locals_[q].device >= 0) os << " on GPU " << locals_[q].device << " (" << locals_[q].cuda->kernel().id << ")";
+      else os << " on the CPU";
+    }
+    return os.str();
+  }
+
+ private:
+  // Selects the slab's device before any call into its solver (its buffers, stream and
+  // launches belong to that device).
+  LocalSlab& on(LocalSlab& l) {
+    if (l.device >= 0) CUDA_CHECK(cudaSetDevice(l.device));
+    return l;
+  }
+
+  int local_index(int s) const {
+    for (int q = 0; q < (int)locals_.size(); ++q)
+      if (locals_[q].s == s) return q;
+    return -1;
+  }
+
+  static void enable_peer_access(const std::vector<int>& devices) {
+    for (int a : devices)
+      for (int b : devices) {
+        if (a == b) continue;
+        int can = 0;
+        CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a, b));
+        if (!can) continue;  // cudaMemcpyPeerAsync then goes through the host
+        CUDA_CHECK(cudaSetDevice(a));
+        const cudaError_t e = cudaDeviceEnablePeerAccess(b, 0);
+        if (e == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();
+        else CUDA_CHECK(e);
+      }
+  }
+
+  // f(part) for every part of this process: concurrently when each part is a GPU.
+  void for_parts(const std::function<void(int)>& f) {
+    if (workers_->size() == parts_) workers_->run(f);
+    else
+      for (int p = 0; p < parts_; ++p) f(p);
+  }
+
+  // Slab `from`'s planes next to slab `to` into `to`'s halo facing it, queued on the
+  // copy stream of `from`'s part (host fields: copied at once).
+  void copy_across(int from, int to) {
+    const SlabField a = field_of(locals_[from]), b = field_of(locals_[to]);
+    const bool up = locals_[to].s > locals_[from].s;
+    const void* src = up ? a.top_planes() : a.bottom_planes();
+    void* dst = up ? b.halo_below() : b.halo_above();
+    const size_t bytes = halo_bytes(layout_, precision_);
+    if (a.device < 0 && b.device < 0) {
+      copy_planes(dst, -1, src, -1, bytes);
+      return;
+    }
+    CUDA_CHECK(cudaSetDevice(a.device));
+    CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.device, src, a.device, bytes, copy_streams_[locals_[from].part]->get()));
+  }
+
+  void wait_copies(int part) {
+    if (copy_streams_.empty()) return;
+    CUDA_CHECK(cudaSetDevice(part_device_[part]));
+    CUDA_CHECK(cudaStreamSynchronize(copy_streams_[part]->get()));
+  }
+
+  // One step. On entry the halos of every slab's u^n hold the neighbours' planes; on
+  // exit those of u^{n+1} do. Order:
+  //   1. every part updates its edge slabs (those next to another part);
+  //   2. their planes go out: MPI messages to other ranks, peer copies to other GPUs,
+  //      queued on a copy stream, while 3. each part updates the rest of its slabs;
+  //   4. slabs within a part swap planes; the messages are waited for.
+  // A copy into a neighbour's halo after 1 only touches the halo of its u^{n+1}, which
+  // no update of this step reads, so it may run alongside 3.
+  void one_step() {
+    for_parts([&](int p) {
+      for (auto& l : locals_)
+        if (l.part == p && l.edge) on(l).solver->advance(1);
+    });
+    if (exchange_) post_remote();
+    for_parts([&](int p) {
+      if (exchange_) copy_out_of_part(p);
+      for (auto& l : locals_)
+        if (l.part == p && !l.edge) on(l).solver->advance(1);
+      if (exchange_) copy_within_part(p);
+      wait_copies(p);
+    });
+    if (exchange_) finish_remote();
+    ++steps_since_take_;
+  }
+
+  // The exchange of one step alone (the benchmark's measure of the halo time).
+  void exchange() {
+    post_remote();
+    for_parts([&](int p) {
+      copy_out_of_part(p);
+      copy_within_part(p);
+      wait_copies(p);
+    });
+    finish_remote();
+  }
+
+  void copy_out_of_part(int p) {
+    for (const auto& c : cuts_) {
+      if (c.same_part) continue;
+      if (locals_[c.below].part == p) copy_across(c.below, c.above);
+      if (locals_[c.above].part == p) copy_across(c.above, c.below);
+    }
+  }
+
+  void copy_within_part(int p) {
+    for (const auto& c : cuts_)
+      if (c.same_part && locals_[c.below].part == p) {
+        copy_across(c.below, c.above);
+        copy_across(c.above, c.below);
+      }
+  }
+
+  SlabField field_of(LocalSlab& l) {
+    const FieldView v = l.solver->current_field();
+    return {const_cast<void*>(v.data), v.layout, v.on_device ? l.device : -1, (int)bytes_of(precision_)};
+  }
+
+  void post_remote() {
+    if (remote_.empty()) return;
+    const size_t bytes = halo_bytes(layout_, precision_);
+    for (auto& c : remote_) {
+      LocalSlab& l = locals_[c.local];
+      const SlabField f = field_of(l);
+      void* out = c.up ? f.top_planes() : f.bottom_planes();
+      void* in = c.up ? f.halo_above() : f.halo_below();
+      if (f.device >= 0) {
+        on(l);
+        copy_planes(c.send.data(), -1, out, f.device, bytes);
+        out = c.send.data();
+        in = c.recv.data();
+      }
+      comm_->post_recv(c.peer, c.tag, in, bytes);
+      comm_->post_send(c.peer, c.tag, out, bytes);
+    }
+    pending_exchange_ = true;
+  }
+
+  void finish_remote() {
+    if (!pending_exchange_) return;
+    comm_->wait_all();
+    pending_exchange_ = false;
+    const size_t bytes = halo_bytes(layout_, precision_);
+    for (auto& c : remote_) {
+      LocalSlab& l = locals_[c.local];
+      if (l.device < 0) continue;
+      const SlabField f = field_of(on(l));
+      copy_planes(c.up ? f.halo_above() : f.halo_below(), f.device, c.recv.data(), -1, bytes);
+    }
+  }
+
+  // The grid's padded arrays from the slabs' interior planes (the grid's own z halo is
+  // the fixed boundary: zero). Under MPI every rank receives the whole grid.
+  void gather_state(std::vector<double>& uc, std::vector<double>& up) {
+    std::vector<double> mine_c, mine_p;
+    for (auto& l : locals_) {
+      std::vector<double> c, p;
+      on(l).solver->read_state(c, p);
+      const int64_t from = (int64_t)layout_.halo * layout_.plane;
+      const int64_t count = (int64_t)plan_.slabs[l.s].nz * layout_.plane;
+      mine_c.insert(mine_c.end(), c.begin() + from, c.begin() + from + count);
+      mine_p.insert(mine_p.end(), p.begin() + from, p.begin() + from + count);
+    }
+    if (comm_ && comm_->size() > 1) {
+      mine_c = comm_->allgather(mine_c);
+      mine_p = comm_->allgather(mine_p);
+    }
+    uc.assign(layout_.total, 0.0);
+    up.assign(layout_.total, 0.0);
+    const int64_t at = (int64_t)layout_.halo * layout_.plane;
+    std::copy(mine_c.begin(), mine_c.end(), uc.begin() + at);
+    std::copy(mine_p.begin(), mine_p.end(), up.begin() + at);
+  }
+
+  Stencil stencil_;
+  Precision precision_;
+  double courant_, dt_;
+  SlabComm* comm_;
+  FieldLayout layout_;
+  SlabPlan plan_;
+  int parts_ = 1;
+  std::vector<LocalSlab> locals_;
+  std::vector<int> part_device_;
+  std::vector<std::unique_ptr<CudaStream>> copy_streams_;
+  std::unique_ptr<SlabWorkers> workers_;
+  std::vector<Cut> cuts_;
+  std::vector<RemoteCut> remote_;
+  bool pending_exchange_ = false;
+  bool exchange_ = true;
+  ReceiverRouting routing_;
+  long long steps_since_take_ = 0;
+  SolverMetrics metrics_;
+  std::vector<float> view_f_;
+  std::vector<double> view_d_;
+};
+
+}  // namespace
+
+std::unique_ptr<WaveSolver> make_decomposed_solver(const DecompOptions& o, Precision p, const Stencil& st, int nx,
+                                                   int ny, int nz, double courant, double dt_s) {
+  return std::make_unique<DecomposedSolver>(o, p, st, nx, ny, nz, courant, dt_s);
+}
+
+DecompProbe* decomp_probe(WaveSolver& s) { return dynamic_cast<DecomposedSolver*>(&s); }
+
+std::string describe_decomposition(const WaveSolver& s) {
+  const auto* d = dynamic_cast<const DecomposedSolver*>(&s);
+  return d ? d->describe() : std::string();
+}
+
+}  // namespace ws

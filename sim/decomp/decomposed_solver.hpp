@@ -1,0 +1,68 @@
+#pragma once
+// A WaveSolver over z-slabs (slab_plan.hpp): one ordinary solver per slab (the CPU
+// reference or a CudaSolver on the slab's GPU, with any registered kernel that reads
+// its halo from memory), the halo planes exchanged between them before every step,
+// and the slabs' receivers, statistics and state put back together in the grid's
+// coordinates. It answers bit for bit what one undecomposed solver of the same
+// backend and kernel answers (tests/decomp/).
+//
+// Within a process adjacent slabs copy planes directly (memcpy, or cudaMemcpyPeer
+// GPU to GPU, which also serves two slabs on one GPU). Across MPI ranks the planes
+// travel as messages; the slabs that border another rank are split off and updated
+// first, their planes sent, and the rest of the rank's grid updated while they travel.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "decomp/slab_comm.hpp"
+#include "wave/wave_solver.hpp"
+
+namespace ws {
+
+struct DecompOptions {
+  // Slabs per process. With `devices` empty they run on the CPU backend; otherwise
+  // slab q of the process runs on CUDA device devices[q] (entries may repeat: several
+  // slabs on one device, for tests).
+  int slabs_per_process = 1;
+  std::vector<int> devices;
+  std::string kernel_id;       // CUDA kernel ("": the first registered one that can run on a slab)
+  SlabComm* comm = nullptr;    // null: this process holds the whole grid
+  bool overlap = true;         // split off the slabs at a rank boundary (split_edges_for_overlap)
+};
+
+// Throws std::invalid_argument (naming the values) when the grid is too thin for the
+// slabs, or the kernel cannot run on a slab.
+std::unique_ptr<WaveSolver> make_decomposed_solver(const DecompOptions& options, Precision precision,
+                                                   const Stencil& stencil, int nx, int ny, int nz, double courant,
+                                                   double dt_s);
+
+// Whether a CUDA kernel reads the halo planes from memory. A kernel that takes the
+// halo from elsewhere (ztma_leggy: the tensor memory accelerator's zero fill past
+// the interior) would see zeros instead of the neighbouring slab.
+bool kernel_reads_halo(const std::string& kernel_id);
+// The kernel a slab runs: `requested` when it reads its halo (std::invalid_argument
+// with the alternatives otherwise), else the first registered one that supports the
+// stencil and precision and reads its halo.
+std::string slab_kernel(const Stencil& stencil, Precision precision, const std::string& requested);
+
+// What the scaling benchmark asks of a decomposed solver (decomp_probe: null for
+// another solver).
+class DecompProbe {
+ public:
+  virtual ~DecompProbe() = default;
+  // Seconds per exchange round (every copy and message of one step, no update), the
+  // largest over the ranks, averaged over `rounds`. Copies current values onto
+  // themselves: the state is unchanged.
+  virtual double time_exchange_s(int rounds) = 0;
+  // Bytes this process moves between parts (GPUs, ranks) per step, both directions.
+  virtual double cross_bytes_per_step() const = 0;
+  // false: steps update the slabs without exchanging halos (wrong answers: for timing only).
+  virtual void set_exchange(bool on) = 0;
+  virtual int slab_count() const = 0;
+};
+DecompProbe* decomp_probe(WaveSolver& solver);
+
+// Describes a decomposed solver (slabs, where they run) for logs; "" for another solver.
+std::string describe_decomposition(const WaveSolver& solver);
+
+}  // namespace ws

@@ -1,0 +1,91 @@
+// Several slabs on one GPU (the test-only placement: each slab a CudaSolver on device
+// 0, halos through cudaMemcpyPeerAsync within the device) against one undecomposed
+// CudaSolver with the same kernel: receivers and field bit for bit, for every case of
+// decomp_cases.hpp and every registered kernel that can run on a slab. With two or
+// more devices, the same on real peers.
+#include <gtest/gtest.h>
+
+#include "common/gpu.hpp"
+#include "core/cuda_check.hpp"
+#include "cuda/cuda_solver.hpp"
+#include "cuda/kernel_registry.hpp"
+#include "decomp/decomp_cases.hpp"
+#include "decomp/decomposed_solver.hpp"
+
+namespace ws::test {
+namespace {
+
+SolverFactory one_gpu(const std::string& kernel) {
+  return [kernel](Precision p, const Stencil& st, int nx, int ny, int nz, double courant, double dt) {
+    CUDA_CHECK(cudaSetDevice(0));
+    return std::unique_ptr<WaveSolver>(make_cuda_solver(p, st, nx, ny, nz, courant, dt, kernel));
+  };
+}
+
+SolverFactory slabs_on(std::vector<int> devices, const std::string& kernel) {
+  return [devices, kernel](Precision p, const Stencil& st, int nx, int ny, int nz, double courant, double dt) {
+    DecompOptions o;
+    o.slabs_per_process = (int)devices.size();
+    o.devices = devices;
+    o.kernel_id = kernel;
+    return make_decomposed_solver(o, p, st, nx, ny, nz, courant, dt);
+  };
+}
+
+void expect_same(const CaseResult& got, const CaseResult& ref) {
+  EXPECT_EQ(got.step, ref.step);
+  ASSERT_EQ(got.receivers.size(), ref.receivers.size());
+  for (size_t r = 0; r < ref.receivers.size(); ++r) EXPECT_EQ(got.receivers[r], ref.receivers[r]) << "receiver " << r;
+  EXPECT_TRUE(got.u_cur == ref.u_cur) << "u^n differs";
+  EXPECT_TRUE(got.u_prev == ref.u_prev) << "u^{n-1} differs";
+}
+
+class DecomposedGpu : public ::testing::TestWithParam<DecompCase> {};
+
+TEST_P(DecomposedGpu, SlabsOnOneDeviceMatchOneGpuBitForBit) {
+  WS_REQUIRE_GPU();
+  const DecompCase& c = GetParam();
+  const Stencil st = make_stencil(c.stencil);
+  const int most = max_slabs(c.nz, halo_for(st));
+  int kernels = 0;
+  for (const KernelVariant* v : KernelRegistry::instance().supporting(st, c.precision)) {
+    if (!kernel_reads_halo(v->id)) continue;
+    ++kernels;
+    SCOPED_TRACE("kernel " + v->id);
+    const CaseResult ref = run_case(c, one_gpu(v->id));
+    ASSERT_GT(peak_of(ref), 1e-6);
+    for (int slabs : {2, 3, most}) {
+      SCOPED_TRACE("slabs " + std::to_string(slabs));
+      expect_same(run_case(c, slabs_on(std::vector<int>(slabs, 0), v->id)), ref);
+    }
+  }
+  EXPECT_GT(kernels, 0) << "no kernel for " << c.stencil;
+}
+
+TEST_P(DecomposedGpu, SlabsOnSeveralDevicesMatchOneGpu) {
+  WS_REQUIRE_GPU();
+  int count = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&count));
+  if (count < 2) GTEST_SKIP() << "one CUDA device: several-device placement needs two or more";
+  const DecompCase& c = GetParam();
+  const std::string kernel = slab_kernel(make_stencil(c.stencil), c.precision, "");
+  const CaseResult ref = run_case(c, one_gpu(kernel));
+  std::vector<int> devices;
+  for (int d = 0; d < count && d < 3; ++d) devices.push_back(d);
+  expect_same(run_case(c, slabs_on(devices, kernel)), ref);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, DecomposedGpu, ::testing::ValuesIn(decomp_cases()),
+                         [](const auto& info) { return info.param.name; });
+
+TEST(DecomposedGpu, RefusesAKernelThatDoesNotReadItsHalo) {
+  try {
+    slab_kernel(make_stencil("leggy:2"), Precision::Float, "ztma_leggy");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("ztma_leggy"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace ws::test

@@ -1,0 +1,116 @@
+// Run under mpirun (ctest starts it with 2 and with 3 ranks): one slab per rank (and
+// two, so that local and remote cuts meet), with and without the overlap split,
+// against the undecomposed CPU solver that every rank also runs. Receivers and the
+// gathered field agree bit for bit on every rank. Only EXPECTs after the first
+// collective call, so a failure on one rank cannot leave the others waiting.
+#include <gtest/gtest.h>
+
+#include "cpu/cpu_solver.hpp"
+#include "decomp/decomp_cases.hpp"
+#include "decomp/decomposed_solver.hpp"
+#include "decomp/mpi_comm.hpp"
+
+namespace ws::test {
+namespace {
+
+MpiSession* g_mpi = nullptr;
+
+// On ranks other than 0: only the failures, with the rank.
+class FailurePrinter : public ::testing::EmptyTestEventListener {
+ public:
+  explicit FailurePrinter(int rank) : rank_(rank) {}
+  void OnTestPartResult(const ::testing::TestPartResult& r) override {
+    if (r.failed())
+      std::fprintf(stderr, "[rank %d] %s:%d: %s\n", rank_, r.file_name() ? r.file_name() : "?", r.line_number(),
+                   r.summary());
+  }
+
+ private:
+  int rank_;
+};
+
+SolverFactory rank_factory(int per_rank, bool overlap) {
+  return [=](Precision p, const Stencil& st, int nx, int ny, int nz, double courant, double dt) {
+    DecompOptions o;
+    o.slabs_per_process = per_rank;
+    o.comm = &g_mpi->comm();
+    o.overlap = overlap;
+    return make_decomposed_solver(o, p, st, nx, ny, nz, courant, dt);
+  };
+}
+
+class DecomposedMpi : public ::testing::TestWithParam<DecompCase> {};
+
+TEST_P(DecomposedMpi, RanksMatchOneGridBitForBit) {
+  const DecompCase& c = GetParam();
+  const CaseResult ref = run_case(c, make_cpu_solver);
+  EXPECT_GT(peak_of(ref), 1e-6);
+  const int ranks = g_mpi->size();
+  const int most = max_slabs(c.nz, halo_for(make_stencil(c.stencil)));
+  for (int per : {1, 2}) {
+    if (per * ranks > most) continue;  // the same on every rank
+    for (bool overlap : {true, false}) {
+      SCOPED_TRACE("rank " + std::to_string(g_mpi->rank()) + " of " + std::to_string(ranks) + ", " +
+                   std::to_string(per) + " slab(s) per rank, overlap " + (overlap ? "on" : "off"));
+      const CaseResult got = run_case(c, rank_factory(per, overlap));
+      EXPECT_EQ(got.step, ref.step);
+      EXPECT_EQ(got.receivers.size(), ref.receivers.size());
+      for (size_t r = 0; r < ref.receivers.size() && r < got.receivers.size(); ++r)
+        EXPECT_EQ(got.receivers[r], ref.receivers[r]) << "receiver " << r;
+      EXPECT_TRUE(got.u_cur == ref.u_cur) << "u^n differs";
+      EXPECT_TRUE(got.u_prev == ref.u_prev) << "u^{n-1} differs";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, DecomposedMpi, ::testing::ValuesIn(decomp_cases()),
+                         [](const auto& info) { return info.param.name; });
+
+TEST(DecomposedMpi, FieldStatsAgreeOnEveryRank) {
+  const DecompCase c = decomp_cases()[4];
+  const Stencil st = make_stencil(c.stencil);
+  const double courant = 0.9 * st.courant_max;
+  auto one = make_cpu_solver(c.precision, st, c.nx, c.ny, c.nz, courant, 1e-5);
+  auto many = rank_factory(1, true)(c.precision, st, c.nx, c.ny, c.nz, courant, 1e-5);
+  for (auto* s : {one.get(), many.get()}) {
+    s->set_boundary(make_boundary_plan(s->layout(), c.walls, case_solids(c), courant));
+    s->set_sources(case_sources(1e-5));
+    s->advance(30);
+  }
+  const FieldStats a = one->field_stats(), b = many->field_stats();
+  EXPECT_EQ(a.peak, b.peak);
+  EXPECT_TRUE(b.finite);
+  EXPECT_NEAR(a.mean, b.mean, 1e-9 * a.peak);
+  EXPECT_FALSE(g_mpi->comm().any(false));
+  EXPECT_TRUE(g_mpi->comm().any(g_mpi->rank() == g_mpi->size() - 1));
+}
+
+TEST(DecomposedMpi, RefusesMoreRanksThanPlanes) {
+  const int ranks = g_mpi->size();
+  DecompOptions o;
+  o.comm = &g_mpi->comm();
+  try {
+    make_decomposed_solver(o, Precision::Float, make_stencil("7pt"), 8, 8, ranks - 1, 0.5, 1e-5);
+    ADD_FAILURE() << "a grid of " << ranks - 1 << " planes on " << ranks << " ranks must be refused";
+  } catch (const std::invalid_argument& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find(std::to_string(ranks) + " MPI ranks are too many"), std::string::npos) << m;
+  }
+}
+
+}  // namespace
+}  // namespace ws::test
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  ws::MpiSession mpi;
+  ws::test::g_mpi = &mpi;
+  if (mpi.size() < 2) std::fprintf(stderr, "decomp_mpi_tests: run under mpirun with 2 or more ranks\n");
+  if (mpi.rank() != 0) {  // one report; the other ranks' failures still set their exit status
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new ws::test::FailurePrinter(mpi.rank()));
+  }
+  const int rc = RUN_ALL_TESTS();
+  return rc;
+}
