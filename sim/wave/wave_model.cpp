@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <sstream>
 
 #include "core/relayout.hpp"
 #include "cpu/cpu_solver.hpp"
 #include "cuda/device_info.hpp"
+#include "cuda/autotune.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "wave/scene_solids.hpp"
 
@@ -85,9 +87,16 @@ void WaveModel::build_solver(Precision p, const std::string& kernel_id, const La
     next = make_decomposed_solver(d, p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s);
     backend_note_ = describe_decomposition(*next);
   } else if (backend.use_cuda) {
-    auto c = make_cuda_solver(p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s, kernel_id);
+    std::string chosen = kernel_id;
+    LaunchOptions tuned;
+    kernel_choice_note_.clear();
+    if (chosen == "auto") {  // "" when tuning failed: the registry's default
+      chosen = resolve_auto_kernel(p, tuned, false);
+      if (!chosen.empty()) options = &tuned;
+    }
+    auto c = make_cuda_solver(p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s, chosen);
     if (options) {  // the running kernel's options; its block may not fit the new stencil or precision
-      const std::string id = kernel_id.empty() ? c->kernel().id : kernel_id;
+      const std::string id = chosen.empty() ? c->kernel().id : chosen;
       LaunchOptions o = *options;
       o.block = block_after_switch(KernelRegistry::instance().at(id), grid_.stencil, p, o.block);
       c->set_kernel(id, o);
@@ -180,6 +189,32 @@ void WaveModel::set_precision(Precision p) {
 void WaveModel::set_kernel(const std::string& id, const LaunchOptions& options) {
   if (!cuda_) throw std::runtime_error("kernel variants need the CUDA backend; running: " + backend_note_);
   cuda_->set_kernel(id, options);
+  kernel_choice_note_.clear();
+}
+
+std::string WaveModel::resolve_auto_kernel(Precision p, LaunchOptions& options, bool force) {
+  AutotuneOptions o;
+  o.force = force;
+  o.log = &std::cerr;  // a corrupt or stale cache, and what was chosen
+  try {
+    const TuneChoice c = autotune_on_device(grid_.stencil, p, grid_.nx, grid_.ny, grid_.nz, o);
+    options = LaunchOptions{c.block, true};
+    kernel_choice_note_ = c.label();
+    return c.kernel;
+  } catch (const std::exception& e) {
+    std::cerr << e.what() << "; running the default kernel\n";
+    return "";
+  }
+}
+
+void WaveModel::retune_kernel() {
+  if (!cuda_) throw std::runtime_error("kernel variants need the CUDA backend; running: " + backend_note_);
+  LaunchOptions o;
+  const std::string id = resolve_auto_kernel(solver_->precision(), o, true);
+  if (id.empty()) throw std::runtime_error("autotune failed (see the terminal); the kernel stays");
+  const std::string note = kernel_choice_note_;
+  cuda_->set_kernel(id, o);
+  kernel_choice_note_ = note;
 }
 
 void WaveModel::set_source_position(size_t index, const std::array<double, 3>& p) {

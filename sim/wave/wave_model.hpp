@@ -58,6 +58,11 @@ class WaveModel {
   // Live changes; each keeps the current field (and step) where it makes sense.
   void set_precision(Precision p);
   void set_kernel(const std::string& id, const LaunchOptions& options);
+  // "auto → zstream_vec 64x8" while the kernel is the one `--kernel auto` chose
+  // (sim/cuda/autotune.hpp), else "".
+  const std::string& kernel_choice_note() const { return kernel_choice_note_; }
+  // Times the candidates again (the cache ignored, then rewritten) and switches to the winner.
+  void retune_kernel();
   // Switches the stencil while running: the Courant number (and so X, T and the grid)
   // stays, which the new stencil must allow (SceneError with its limit otherwise);
   // halos are re-padded and the field copied.
@@ -69,6 +74,8 @@ class WaveModel {
  private:
   void build_boundary();
   void build_solver(Precision p, const std::string& kernel_id, const LaunchOptions* options);
+  // The autotuned kernel id and block (in `options`) for this grid; "" when tuning failed.
+  std::string resolve_auto_kernel(Precision p, LaunchOptions& options, bool force);
   void wire_io();
   std::vector<ReceiverTaps> receiver_taps() const;
   void take_samples();
@@ -81,6 +88,7 @@ class WaveModel {
   std::unique_ptr<WaveSolver> solver_;
   CudaWaveSolver* cuda_ = nullptr;
   std::string backend_note_;
+  std::string kernel_choice_note_;
   std::vector<std::vector<double>> history_;
   SolidNodes solids_;
   BoundaryPlan boundary_;

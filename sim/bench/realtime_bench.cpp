@@ -1,0 +1,259 @@
+#include "bench/realtime_bench.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/cuda_check.hpp"
+#include "cuda/device_buffer.hpp"
+#include "wave/wave_model.hpp"
+
+namespace ws::bench {
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  if (v.empty()) return 0.0;
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+// One repetition: `frames` frames of `per_frame` steps, each followed by the display
+// when asked; seconds between CUDA events on the solver's stream (the advance
+// synchronises that stream each frame, the display waits for GL, so this is the loop's
+// wall time as the GPU saw it).
+double time_frames(WaveModel& m, int frames, int per_frame, const RealtimeConfig& cfg, bool display) {
+  CudaEvent a, b;
+  cudaStream_t s = m.cuda()->stream();
+  a.record(s);
+  for (int f = 0; f < frames; ++f) {
+    m.advance(per_frame);
+    if (display) cfg.draw_frame(m);
+  }
+  b.record(s);
+  CUDA_CHECK(cudaEventSynchronize(b.get()));
+  return b.ms_since(a) * 1e-3;
+}
+
+// The same kernel, block and graph mode on the same grid with fixed walls, no sources
+// or receivers: the scheme's own throughput (median of reps, one warm-up).
+double kernel_only_gpoints(const WaveModel& m, bool graph, long long steps, int reps) {
+  const CudaWaveSolver& src = *const_cast<WaveModel&>(m).cuda();
+  const DerivedGrid& g = m.grid();
+  auto bare = make_cuda_solver(src.precision(), g.stencil, g.nx, g.ny, g.nz, g.courant, g.dt_s, src.kernel().id);
+  bare->set_kernel(src.kernel().id, src.launch_options());
+  bare->set_step_graph(graph);
+  std::vector<double> sec;
+  for (int r = 0; r <= reps; ++r) {
+    double t = 0.0;
+    for (long long left = steps; left > 0;) {
+      const int n = (int)std::min<long long>(left, 1 << 20);
+      bare->advance(n);
+      t += bare->metrics().last_advance_s;
+      left -= n;
+    }
+    if (r > 0) sec.push_back(t);  // the first is the warm-up (graph capture, caches)
+  }
+  const double s = median(sec);
+  return s > 0 ? (double)steps * (double)g.points() / s * 1e-9 : 0.0;
+}
+
+std::string fixed(double v, int digits) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(digits) << v;
+  return os.str();
+}
+
+std::string block_text(const BlockShape& b, bool uses_z) {
+  std::string s = std::to_string(b.x) + "x" + std::to_string(b.y);
+  if (uses_z) s += "x" + std::to_string(b.z);
+  return s;
+}
+
+}  // namespace
+
+void validate_realtime_config(const RealtimeConfig& c) {
+  if (c.reps < 1) throw std::invalid_argument("reps " + std::to_string(c.reps) + " is not allowed: at least 1");
+  if (c.steps < 0) throw std::invalid_argument("steps " + std::to_string(c.steps) + " is not allowed: at least 1");
+  if (c.graph_modes.empty() || c.display_modes.empty())
+    throw std::invalid_argument("nothing to measure: give at least one graph mode and one display mode");
+  for (bool d : c.display_modes)
+    if (d && !c.draw_frame) throw std::invalid_argument("display on needs a frame drawer");
+}
+
+RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) {
+  validate_realtime_config(cfg);
+  RealtimeResult res;
+  res.device = device_name();
+  res.scene_label = cfg.scene_label;
+  res.display_note = cfg.display_note;
+  log << "measuring the copy bandwidth ...\n";
+  res.copy_gbs = measure_copy_bandwidth_gbs();
+  WaveModel m(cfg.scene, BackendChoice::Cuda, cfg.kernel);
+  if (!m.cuda()) throw std::runtime_error("the scene did not get the CUDA backend: " + m.backend_note());
+  const DerivedGrid& g = m.grid();
+  CudaWaveSolver& cuda = *m.cuda();
+  res.kernel_id = cuda.kernel().id;
+  res.block = cuda.launch_options().block;
+  res.block_uses_z = cuda.kernel().block_uses_z;
+  res.auto_note = m.kernel_choice_note();
+  res.precision = to_string(cuda.precision());
+  res.stencil = g.stencil.name;
+  res.nx = g.nx;
+  res.ny = g.ny;
+  res.nz = g.nz;
+  res.dt_s = g.dt_s;
+  res.rate_hz = 1.0 / g.dt_s;
+  res.boundary_nodes = (long long)m.boundary().node.size();
+  res.solid_nodes = (long long)m.boundary().solid.size();
+  res.sources = (int)m.scene().sources.size();
+  res.receivers = (int)m.scene().receivers.size();
+  res.bytes_per_point = scheme_bytes_per_point(cuda.precision());
+  const double roof = roofline_gpoints(res.copy_gbs, res.bytes_per_point);
+
+  // The GUI's real-time frame: a 60 Hz display showing rate/60 steps per frame.
+  const int per_frame = std::max(1, (int)std::lround(res.rate_hz / 60.0));
+  const long long want = cfg.steps > 0 ? cfg.steps : 30LL * per_frame;
+  const int frames = (int)std::max<long long>(1, (want + per_frame - 1) / per_frame);
+  const long long steps = (long long)frames * per_frame;
+  log << "scene '" << cfg.scene_label << "': " << g.nx << "x" << g.ny << "x" << g.nz << " at " << res.rate_hz
+      << " Hz, kernel " << res.kernel_id << " " << block_text(res.block, res.block_uses_z)
+      << (res.auto_note.empty() ? "" : " (" + res.auto_note + ")") << ", " << frames << " frames of " << per_frame
+      << " steps per repetition\n";
+
+  for (bool graph : cfg.graph_modes) {
+    if (cfg.stopped()) break;
+    cuda.set_step_graph(graph);
+    log << "kernel only, graph " << (graph ? "on" : "off") << " ...\n";
+    const double bare = kernel_only_gpoints(m, graph, steps, cfg.reps);
+    for (bool display : cfg.display_modes) {
+      if (cfg.stopped()) break;
+      log << "end to end, graph " << (graph ? "on" : "off") << ", display " << (display ? "on" : "off") << " ...\n";
+      std::vector<double> sec;
+      for (int r = 0; r <= cfg.reps && !cfg.stopped(); ++r) {
+        const double t = time_frames(m, frames, per_frame, cfg, display);
+        if (r > 0) sec.push_back(t);  // the first repetition warms up (graph capture, GL, caches)
+      }
+      if (sec.empty()) break;
+      RealtimeRow row;
+      row.graph = graph;
+      row.display = display;
+      row.steps_per_frame = per_frame;
+      row.steps = steps;
+      row.seconds = median(sec);
+      row.steps_per_s = steps / row.seconds;
+      row.realtime_factor = row.steps_per_s * g.dt_s;
+      row.frame_ms = row.seconds / frames * 1e3;
+      row.gpoints_per_s = row.steps_per_s * (double)g.points() * 1e-9;
+      row.kernel_only_gpoints_per_s = bare;
+      row.roofline_fraction = roof > 0 ? row.gpoints_per_s / roof : 0.0;
+      row.kernel_only_roofline_fraction = roof > 0 ? bare / roof : 0.0;
+      row.end_to_end_over_kernel = bare > 0 ? row.gpoints_per_s / bare : 0.0;
+      row.launches = cuda.step_launches();
+      res.rows.push_back(row);
+    }
+  }
+  cuda.set_step_graph(kStepGraphDefault);
+  return res;
+}
+
+void print_realtime_table(const RealtimeResult& r, std::ostream& out) {
+  out << "Real time: scene '" << r.scene_label << "' on " << r.device << "\n";
+  out << "  grid " << r.nx << "x" << r.ny << "x" << r.nz << " (" << fixed((double)r.nx * r.ny * r.nz * 1e-6, 2)
+      << " M points), " << r.stencil << ", " << r.precision << ", " << fixed(r.rate_hz, 0) << " Hz; "
+      << r.boundary_nodes << " boundary nodes, " << r.solid_nodes << " solid nodes, " << r.sources << " source(s), "
+      << r.receivers << " receiver(s)\n";
+  out << "  kernel " << r.kernel_id << " " << block_text(r.block, r.block_uses_z)
+      << (r.auto_note.empty() ? "" : " (" + r.auto_note + ")") << "; copy bandwidth " << fixed(r.copy_gbs, 1)
+      << " GB/s, roofline " << fixed(roofline_gpoints(r.copy_gbs, r.bytes_per_point), 1) << " Gpoints/s at "
+      << fixed(r.bytes_per_point, 0) << " B/point\n";
+  if (!r.display_note.empty()) out << "  display: " << r.display_note << "\n";
+  // Every column as wide as its widest cell (header included), two spaces apart.
+  std::vector<std::vector<std::string>> cells;
+  cells.push_back({"graph", "display", "steps/frame", "frame ms", "steps/s", "RT factor", "Gpts/s", "roofline",
+                   "kernel-only", "roofline", "e2e/kernel", "kernels/step", "launches/step"});
+  for (const auto& row : r.rows) {
+    const StepLaunches& l = row.launches;
+    cells.push_back({row.graph ? "on" : "off", row.display ? "on" : "off", std::to_string(row.steps_per_frame),
+                     fixed(row.frame_ms, 2), fixed(row.steps_per_s, 0), fixed(row.realtime_factor, 3),
+                     fixed(row.gpoints_per_s, 1), fixed(100 * row.roofline_fraction, 1) + "%",
+                     fixed(row.kernel_only_gpoints_per_s, 1), fixed(100 * row.kernel_only_roofline_fraction, 1) + "%",
+                     fixed(100 * row.end_to_end_over_kernel, 1) + "%",
+                     std::to_string(l.kernels()) + " (" + std::to_string(l.interior) + "+" +
+                         std::to_string(l.boundary) + "+" + std::to_string(l.io) + ")",
+                     fixed(l.host_launches_per_step, 3)});
+  }
+  std::vector<size_t> w(cells[0].size(), 0);
+  for (const auto& c : cells)
+    for (size_t i = 0; i < c.size(); ++i) w[i] = std::max(w[i], c[i].size());
+  for (const auto& c : cells) {
+    out << "  ";
+    for (size_t i = 0; i < c.size(); ++i) {
+      const bool text = i < 2;
+      out << (text ? std::left : std::right) << std::setw((int)w[i]) << c[i] << (i + 1 < c.size() ? "  " : "");
+    }
+    out << "\n";
+  }
+  out << std::left;
+  out << "  kernels/step: interior + boundary-node + source/receiver kernels; launches/step: host launches"
+         " (graph replays and counter updates with the graph on)\n";
+  for (const auto& row : r.rows)
+    if (!row.launches.graph_note.empty()) {
+      out << "  note: " << row.launches.graph_note << "\n";
+      break;
+    }
+}
+
+std::vector<BenchRecord> realtime_records(const RealtimeResult& r) {
+  std::vector<BenchRecord> out;
+  for (const auto& row : r.rows) {
+    BenchRecord b;
+    b.benchmark = "realtime";
+    b.variant = r.kernel_id;
+    b.precision = r.precision;
+    b.nx = r.nx;
+    b.ny = r.ny;
+    b.nz = r.nz;
+    b.steps = row.steps;
+    b.seconds = row.seconds;
+    b.gpoints_per_s = row.gpoints_per_s;
+    b.bytes_per_point = r.bytes_per_point;
+    b.copy_gbs = r.copy_gbs;
+    b.roofline_fraction = row.roofline_fraction;
+    b.device = r.device;
+    const StepLaunches& l = row.launches;
+    b.extra = {{"scene", r.scene_label},
+               {"stencil", r.stencil},
+               {"block", {r.block.x, r.block.y, r.block.z}},
+               {"auto", r.auto_note},
+               {"rate_hz", r.rate_hz},
+               {"graph", row.graph},
+               {"display", row.display},
+               {"display_note", r.display_note},
+               {"steps_per_frame", row.steps_per_frame},
+               {"frame_ms", row.frame_ms},
+               {"steps_per_s", row.steps_per_s},
+               {"realtime_factor", row.realtime_factor},
+               {"kernel_only_gpoints_per_s", row.kernel_only_gpoints_per_s},
+               {"kernel_only_roofline_fraction", row.kernel_only_roofline_fraction},
+               {"end_to_end_over_kernel", row.end_to_end_over_kernel},
+               {"boundary_nodes", r.boundary_nodes},
+               {"solid_nodes", r.solid_nodes},
+               {"sources", r.sources},
+               {"receivers", r.receivers},
+               {"kernels_per_step", l.kernels()},
+               {"interior_kernels_per_step", l.interior},
+               {"boundary_kernels_per_step", l.boundary},
+               {"io_kernels_per_step", l.io},
+               {"graph_kernels_per_step", l.graph_kernels_per_step},
+               {"host_launches_per_step", l.host_launches_per_step},
+               {"graph_note", l.graph_note}};
+    out.push_back(b);
+  }
+  return out;
+}
+
+}  // namespace ws::bench

@@ -1,0 +1,83 @@
+#pragma once
+// `wavescope bench realtime`: how fast a user's scene runs end to end (walls,
+// obstacles, sources, receivers, the GUI's frame loop) beside the same kernel on
+// the same grid with nothing else (kernel-only), with the step graph off and on,
+// and optionally with the GUI's views drawn every frame. The display is injected
+// (`draw_frame`) so that this core needs no GL; app/cli/bench_realtime.cpp draws
+// the views offscreen through EGL.
+//
+// Timing: CUDA events on the solver's stream after a warm-up repetition, the
+// median of `reps` repetitions. A repetition is `frames` frames of
+// `steps_per_frame` steps (the sample rate / 60: a 60 Hz display in real time).
+// Gpoints/s counts interior points; fractions are of the copy roofline measured
+// in the same run (bench/roofline.hpp), at 3 * sizeof(T) bytes per point.
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "bench/roofline.hpp"
+#include "cuda/cuda_solver.hpp"
+#include "scene/scene.hpp"
+
+namespace ws {
+class WaveModel;
+}
+
+namespace ws::bench {
+
+struct RealtimeConfig {
+  WaveScene scene;
+  std::string scene_label;     // for the table and JSON (the file name)
+  std::string kernel;          // registry id, "" for the default, "auto" for the autotuned choice
+  long long steps = 0;         // timed steps per repetition (0: 30 frames)
+  int reps = 5;
+  std::vector<bool> graph_modes{false, true};
+  std::vector<bool> display_modes{false};
+  // Draws the views of `model` for one frame and waits until the GPU has drawn them
+  // (the GUI's present). Needed when display_modes holds true.
+  std::function<void(WaveModel& model)> draw_frame;
+  std::string display_note;    // what the display path is (renderer, interop mode)
+  std::function<bool()> stop_requested;
+  bool stopped() const { return stop_requested && stop_requested(); }
+};
+
+struct RealtimeRow {
+  bool graph = false, display = false;
+  int steps_per_frame = 0;
+  long long steps = 0;              // timed per repetition
+  double seconds = 0.0;             // median repetition
+  double steps_per_s = 0.0;
+  double realtime_factor = 0.0;     // simulated seconds per wall second
+  double frame_ms = 0.0;            // median repetition / frames
+  double gpoints_per_s = 0.0;       // end to end
+  double kernel_only_gpoints_per_s = 0.0;  // the same kernel, grid and graph mode, bare
+  double roofline_fraction = 0.0;          // end to end / copy roofline
+  double kernel_only_roofline_fraction = 0.0;
+  double end_to_end_over_kernel = 0.0;
+  StepLaunches launches;            // of the scene's solver in this mode
+};
+
+struct RealtimeResult {
+  std::string device, scene_label, kernel_id, precision, stencil, auto_note;
+  BlockShape block;
+  bool block_uses_z = false;
+  int nx = 0, ny = 0, nz = 0;
+  double rate_hz = 0.0, dt_s = 0.0;
+  long long boundary_nodes = 0, solid_nodes = 0;
+  int sources = 0, receivers = 0;
+  double copy_gbs = 0.0;
+  double bytes_per_point = 0.0;
+  std::string display_note;
+  std::vector<RealtimeRow> rows;
+};
+
+// Throws std::invalid_argument for a configuration that cannot run (no modes, reps < 1,
+// a display without draw_frame, negative steps).
+void validate_realtime_config(const RealtimeConfig& config);
+// Runs on the current CUDA device; progress lines go to `log`.
+RealtimeResult run_realtime_bench(const RealtimeConfig& config, std::ostream& log);
+void print_realtime_table(const RealtimeResult& result, std::ostream& out);
+std::vector<BenchRecord> realtime_records(const RealtimeResult& result);
+
+}  // namespace ws::bench
