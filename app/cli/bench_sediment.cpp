@@ -5,8 +5,10 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "bench/sediment_bench.hpp"
+#include "bench/text_table.hpp"
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
 #include "cuda/device_info.hpp"
@@ -26,6 +28,12 @@ struct SedimentBenchArgs {
   std::string json_path;
 };
 
+std::string fixed(double v, int digits) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(digits) << v;
+  return os.str();
+}
+
 void print_table(const std::vector<bench::BenchRecord>& recs) {
   if (recs.empty()) return;
   const auto& r0 = recs.front();
@@ -35,22 +43,27 @@ void print_table(const std::vector<bench::BenchRecord>& recs) {
             << "  [K20 in the paper: " << bench::kPaperK20TestedBandwidthGbs << " GB/s tested]\n"
             << "bytes/point: each kernel reads 4 arrays and writes 1 (" << r0.bytes_per_point
             << " B); GFLOP/s with the paper's 55 (h) / 34 (s) flops per point, ours counted 49 / 53\n\n";
-  std::cout << std::left << std::setw(21) << "kernel" << std::setw(20) << "version" << std::setw(13) << "block"
-            << std::right << std::setw(11) << "ms/launch" << std::setw(10) << "Gpts/s" << std::setw(11) << "GFLOP/s"
-            << std::setw(12) << "GFLOP/s*" << std::setw(10) << "roofline" << std::setw(12) << "K20 paper"
-            << std::setw(10) << "K20 roof" << "\n";
+  using A = bench::TextTable::Align;
+  bench::TextTable t({{"kernel", A::Left}, {"version", A::Left}, {"block", A::Left}, {"ms/launch", A::Right},
+                      {"Gpts/s", A::Right}, {"GFLOP/s", A::Right}, {"GFLOP/s*", A::Right}, {"roofline", A::Right},
+                      {"K20 paper", A::Right}, {"K20 roof", A::Right}});
   for (const auto& r : recs) {
     const auto& e = r.extra;
-    std::cout << std::left << std::setw(21) << r.variant << std::setw(20) << e.value("version", "") << std::setw(13)
-              << e.value("block", "") << std::right << std::setprecision(3) << std::setw(11)
-              << e.value("seconds_per_launch", 0.0) * 1e3 << std::setprecision(2) << std::setw(10) << r.gpoints_per_s
-              << std::setprecision(1) << std::setw(11) << e.value("gflops_paper_count", 0.0) << std::setw(12)
-              << e.value("gflops_counted", 0.0) << std::setw(9) << 100.0 * r.roofline_fraction << "%";
-    if (e.contains("paper_k20_gflops"))
-      std::cout << std::setw(12) << e["paper_k20_gflops"].get<double>() << std::setw(9)
-                << 100.0 * e.value("paper_k20_roofline_fraction", 0.0) << "%";
-    std::cout << "\n";
+    std::vector<std::string> row{r.variant,
+                                 e.value("version", ""),
+                                 e.value("block", ""),
+                                 fixed(e.value("seconds_per_launch", 0.0) * 1e3, 3),
+                                 fixed(r.gpoints_per_s, 2),
+                                 fixed(e.value("gflops_paper_count", 0.0), 1),
+                                 fixed(e.value("gflops_counted", 0.0), 1),
+                                 fixed(100.0 * r.roofline_fraction, 1) + "%"};
+    if (e.contains("paper_k20_gflops")) {
+      row.push_back(fixed(e["paper_k20_gflops"].get<double>(), 1));
+      row.push_back(fixed(100.0 * e.value("paper_k20_roofline_fraction", 0.0), 1) + "%");
+    }
+    t.add_row(row);
   }
+  t.print(std::cout);
   std::cout << "\nGFLOP/s: paper's flop counts; GFLOP/s*: flops counted in our point formulas. K20 paper: Table 2\n"
                "(step: the paper's overall 165 GFLOPs for OPT-3 h + OPT-1 s); K20 roof: those GFLOPs as a fraction of\n"
                "the K20's tested 160.88 GB/s with our byte counts (double). Medians of CUDA-event timings after "

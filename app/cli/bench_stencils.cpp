@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "bench/stencil_bench.hpp"
+#include "bench/text_table.hpp"
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/ctpn_plot.hpp"
@@ -17,6 +18,12 @@
 namespace ws::cli {
 
 namespace {
+
+std::string fixed_text(double v, int digits) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(digits) << v;
+  return os.str();
+}
 
 struct StencilBenchCli {
   std::string families = "leggy,compact,box";
@@ -100,17 +107,17 @@ int run(const StencilBenchCli& o) {
     const bench::StencilBenchResult r = bench::run_stencil_bench(opt);
     std::cout << "device " << r.device << ", copy bandwidth " << std::fixed << std::setprecision(1) << r.copy_gbs
               << " GB/s (roofline: " << r.copy_gbs / 12 << " Gpts/s float, " << r.copy_gbs / 24 << " double)\n";
-    std::cout << std::left << std::setw(9) << "family" << std::setw(12) << "stencil" << std::setw(5) << "K"
-              << std::setw(8) << "prec" << std::setw(8) << "grid" << std::setw(16) << "kernel" << std::right
-              << std::setw(11) << "CTPN ns" << std::setw(10) << "Gpts/s" << std::setw(9) << "roof %" << "\n";
+    using A = bench::TextTable::Align;
+    bench::TextTable t({{"family", A::Left}, {"stencil", A::Left}, {"K", A::Left}, {"prec", A::Left},
+                        {"grid", A::Left}, {"kernel", A::Left}, {"CTPN ns", A::Right}, {"Gpts/s", A::Right},
+                        {"roof %", A::Right}});
     for (const auto& x : r.rows) {
       if (!x.best && !o.all_kernels) continue;
-      std::cout << std::left << std::setw(9) << x.family << std::setw(12) << x.stencil << std::setw(5) << x.points
-                << std::setw(8) << x.precision << std::setw(8) << x.size << std::setw(16)
-                << (x.kernel + (x.best && o.all_kernels ? "*" : "")) << std::right << std::setprecision(4)
-                << std::setw(11) << x.ctpn_ns << std::setprecision(2) << std::setw(10) << x.gpoints_per_s
-                << std::setprecision(1) << std::setw(9) << 100 * x.roofline_fraction << "\n";
+      t.add_row({x.family, x.stencil, std::to_string(x.points), x.precision, x.size,
+                 x.kernel + (x.best && o.all_kernels ? "*" : ""), fixed_text(x.ctpn_ns, 4), fixed_text(x.gpoints_per_s, 2),
+                 fixed_text(100 * x.roofline_fraction, 1)});
     }
+    t.print(std::cout);
     for (const auto& t : r.targets) std::cout << "target " << t << "\n";
     for (const auto& n : r.notes) std::cout << "note: " << n << "\n";
     if (!o.csv.empty()) {

@@ -1,11 +1,12 @@
-// `wavescope kernels`: the registry as a table (or JSON).
-#include <algorithm>
-#include <iomanip>
+// `wavescope kernels`: every kernel registry as tables (or JSON): the wave
+// model's CUDA kernels and the sediment model's h- and s-kernels.
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "bench/text_table.hpp"
 #include "cli/commands.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "sediment/sediment_kernels.hpp"
 
 namespace ws::cli {
 
@@ -18,46 +19,60 @@ std::string block_text(const KernelVariant& v) {
   return s;
 }
 
-std::string precisions(const KernelVariant& v) {
+std::string block_text(const SedimentKernel& k) {
+  std::string s = std::to_string(k.default_block.x) + "x" + std::to_string(k.default_block.y);
+  if (k.halo_threads) s += " (with halo threads)";  // OPT-3: the block includes a one-thread halo
+  return s;
+}
+
+template <class K>
+std::string precisions(const K& v) {
   std::string s;
   if (v.launch_float) s += "float";
   if (v.launch_double) s += s.empty() ? "double" : ",double";
   return s;
 }
 
+nlohmann::json registries_json() {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& v : KernelRegistry::instance().all())
+    j.push_back({{"registry", "wave"}, {"id", v.id}, {"name", v.name}, {"family", v.family},
+                 {"stencils", v.stencils}, {"precisions", precisions(v)}, {"default_block", block_text(v)},
+                 {"readonly_cache_toggle", v.has_readonly_toggle}});
+  for (const auto& k : SedimentKernelRegistry::instance().all())
+    j.push_back({{"registry", "sediment"}, {"id", k.id}, {"name", k.name},
+                 {"kind", std::string(to_string(k.kind)) + "-kernel"}, {"version", k.version},
+                 {"precisions", precisions(k)}, {"default_block", block_text(k)}});
+  return j;
+}
+
+void print_tables(std::ostream& out) {
+  using A = bench::TextTable::Align;
+  const auto& wave = KernelRegistry::instance().all();
+  out << "wave model (wave3d): " << wave.size() << " CUDA kernels; `--kernel <id>` in run, render and the GUI\n";
+  bench::TextTable w({{"id", A::Left}, {"name", A::Left}, {"family", A::Left}, {"stencils", A::Left},
+                      {"precisions", A::Left}, {"default block", A::Left}});
+  for (const auto& v : wave) w.add_row({v.id, v.name, v.family, v.stencils, precisions(v), block_text(v)});
+  w.print(out);
+  const auto& sed = SedimentKernelRegistry::instance().all();
+  out << "\nsediment model (sediment2d): " << sed.size()
+      << " CUDA kernels, h- and s-kernels in Su et al.'s four versions; `bench sediment --kernels <id,...>`\n";
+  bench::TextTable s({{"id", A::Left}, {"name", A::Left}, {"kind", A::Left}, {"version", A::Left},
+                      {"precisions", A::Left}, {"default block", A::Left}});
+  for (const auto& k : sed)
+    s.add_row({k.id, k.name, std::string(to_string(k.kind)) + "-kernel", k.version, precisions(k), block_text(k)});
+  s.print(out);
+}
+
 }  // namespace
 
 void add_kernels_command(CLI::App& app) {
   auto json_out = std::make_shared<bool>(false);
-  CLI::App* c = app.add_subcommand("kernels", "list the registered CUDA kernel variants");
-  c->add_flag("--json", *json_out, "print JSON instead of a table");
+  CLI::App* c = app.add_subcommand("kernels", "list the registered CUDA kernels of every model");
+  c->add_flag("--json", *json_out, "print JSON instead of tables (one entry per kernel, with its \"registry\")");
   c->callback([json_out] {
-    const auto& all = KernelRegistry::instance().all();
-    if (*json_out) {
-      nlohmann::json j = nlohmann::json::array();
-      for (const auto& v : all)
-        j.push_back({{"id", v.id}, {"name", v.name}, {"family", v.family}, {"stencils", v.stencils},
-                     {"precisions", precisions(v)}, {"default_block", block_text(v)},
-                     {"readonly_cache_toggle", v.has_readonly_toggle}});
-      std::cout << j.dump(2) << "\n";
-      return;
-    }
-    // Column widths from the content, two spaces apart.
-    size_t w[5] = {2, 4, 6, 8, 10};
-    for (const auto& v : all) {
-      w[0] = std::max(w[0], v.id.size());
-      w[1] = std::max(w[1], v.name.size());
-      w[2] = std::max(w[2], v.family.size());
-      w[3] = std::max(w[3], v.stencils.size());
-      w[4] = std::max(w[4], precisions(v).size());
-    }
-    auto row = [&](const std::string& a, const std::string& b, const std::string& c, const std::string& d,
-                   const std::string& e, const std::string& f) {
-      std::cout << std::left << std::setw(w[0] + 2) << a << std::setw(w[1] + 2) << b << std::setw(w[2] + 2) << c
-                << std::setw(w[3] + 2) << d << std::setw(w[4] + 2) << e << f << "\n";
-    };
-    row("id", "name", "family", "stencils", "precisions", "default block");
-    for (const auto& v : all) row(v.id, v.name, v.family, v.stencils, precisions(v), block_text(v));
+    if (*json_out) std::cout << registries_json().dump(2) << "\n";
+    else print_tables(std::cout);
   });
 }
 

@@ -19,6 +19,7 @@
 #include "png_writer.hpp"
 #include "room_geometry.hpp"
 #include "scene/scene_json.hpp"
+#include "source/sampled_sources.hpp"
 #include "slice_textures.hpp"
 #include "view_renderer.hpp"
 #include "wave/wave_model.hpp"
@@ -87,6 +88,7 @@ int run(const RenderOptions& o) {
   WaveScene scene;
   try {
     scene = load_wave_scene(o.scene);
+    audio::load_scene_signals(scene);  // WAV files and dry signals (a bad file: status 2)
     if (!o.precision.empty()) scene.precision = parse_precision(o.precision);
     parse_axis(o.slice);
   } catch (const std::exception& e) {

@@ -10,6 +10,7 @@
 #include "cli/interrupt.hpp"
 #include "cli/progress_bar.hpp"
 #include "scene/scene_json.hpp"
+#include "source/sampled_sources.hpp"
 #include "wave/placement.hpp"
 #include "wave/wave_model.hpp"
 #include "wavio/signal_export.hpp"
@@ -58,6 +59,7 @@ int run(const RunOptions& o) {
   WaveScene scene;
   try {
     scene = load_wave_scene(o.scene);
+    audio::load_scene_signals(scene);  // WAV files and dry signals (a bad file: status 2)
     if (!o.precision.empty()) scene.precision = parse_precision(o.precision);
   } catch (const std::exception& e) {
     std::cerr << "wavescope run: " << e.what() << "\n";

@@ -1,11 +1,13 @@
 #include "gui/session.hpp"
 
 #include "scene/scene_json.hpp"
+#include "source/sampled_sources.hpp"
 
 namespace ws::gui {
 
 Session::Session(const std::string& scene_path, BackendChoice backend) : path_(scene_path) {
-  const WaveScene scene = load_wave_scene(scene_path);
+  WaveScene scene = load_wave_scene(scene_path);
+  audio::load_scene_signals(scene);
   model_ = std::make_unique<WaveModel>(scene, backend);
   slices_ = std::make_unique<render::SliceTextures>(model_->solver().current_field());
   refresh_room();

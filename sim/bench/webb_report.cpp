@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bench/text_table.hpp"
 #include "bench/webb_bench.hpp"
 #include "stencil/stencil.hpp"
 #include "wave/wave_solver.hpp"
@@ -151,20 +152,20 @@ void print_webb_table(const WebbResult& r, std::ostream& out) {
       const double bpp = scheme_bytes_per_point(p);
       out << "\n" << to_string(p) << ", read-only cache " << (ro ? "on" : "off") << ": roofline "
           << fixed(roofline_gpoints(r.copy_gbs, bpp), 1) << " Gpoints/s (" << (int)bpp << " bytes per point)\n";
-      out << std::left << std::setw(46) << "Kernel method" << std::setw(11) << "block" << std::right << std::setw(10)
-          << "Time (s)" << std::setw(9) << "Ratio" << std::setw(12) << "Gpoints/s" << std::setw(10) << "Roofline"
-          << std::setw(10) << "K20 (s)" << "\n";
+      using A = TextTable::Align;
+      TextTable t({{"Kernel method", A::Left}, {"block", A::Left}, {"Time (s)", A::Right}, {"Ratio", A::Right},
+                   {"Gpoints/s", A::Right}, {"Roofline", A::Right}, {"K20 (s)", A::Right}});
       for (const auto& row : r.rows) {
         if (row.precision != p || row.readonly_cache != ro) continue;
         const KernelVariant* v = KernelRegistry::instance().find(row.id);
         const bool uses_z = v ? v->block_uses_z : true;
         const std::string ratio =
             row.id == "tiling3d" ? "-" : row.ratio_to_tiling3d < 0 ? "n/a" : fixed(100.0 * row.ratio_to_tiling3d, 1) + "%";
-        out << std::left << std::setw(46) << row.name << std::setw(11) << block_text(row.block, uses_z) << std::right
-            << std::setw(10) << fixed(row.seconds_full, 2) << std::setw(9) << ratio << std::setw(12)
-            << fixed(row.gpoints_per_s, 2) << std::setw(9) << fixed(100.0 * row.roofline_fraction, 1) << "%"
-            << std::setw(10) << (row.k20_s > 0 ? fixed(row.k20_s, 1) : std::string("-")) << "\n";
+        t.add_row({row.name, block_text(row.block, uses_z), fixed(row.seconds_full, 2), ratio,
+                   fixed(row.gpoints_per_s, 2), fixed(100.0 * row.roofline_fraction, 1) + "%",
+                   row.k20_s > 0 ? fixed(row.k20_s, 1) : std::string("-")});
       }
+      t.print(out);
     }
   }
   if (extrapolated) out << "\n(Time (s) is extrapolated to 44,100 steps from " << timed << " timed steps.)\n";

@@ -24,6 +24,7 @@ enum class SignalKind : int {
   Impulse = 3,
   Ricker = 4,              // zero integral: no net volume, no DC
   GaussianDerivative = 5,  // zero integral: no net volume, no DC
+  Sampled = 6,             // samples at the simulation rate (a WAV file, a dry signal): core/sample_stream.hpp
 };
 
 struct SourceSignal {
@@ -79,6 +80,8 @@ WS_HD double signal_at(const SourceSignal& s, double t_s, double dt_s) {
     case SignalKind::Impulse:
       // One step long: a Kronecker delta at the first step at or after delay_s.
       return (t >= 0.0 && t < dt_s) ? s.amplitude : 0.0;
+    case SignalKind::Sampled:
+      return 0.0;  // not a function of time: the solvers read its samples (sampled_injection)
   }
   return 0.0;
 }
@@ -93,8 +96,19 @@ WS_HD double injection_value(const SourceSignal& s, Injection how, long long n, 
   return signal_at(s, t + 0.5 * dt_s, dt_s) - signal_at(s, t - 0.5 * dt_s, dt_s);
 }
 
+// A sampled signal holds one value per step: y_k on [t0 + k T, t0 + (k+1) T), where t0 is
+// its first step at or after delay_s. Read at the midpoints t_n +- T/2 the centred
+// difference is y_n - y_{n-1} (and the value y_n), the same form as every analytic signal:
+// a one-sample y = (1, 0, 0, ...) injects exactly what the impulse signal does. `y` points
+// at the sample of step n, and y[-1] at the one before it (0 before the start).
+WS_HD double sampled_injection(const float* y, Injection how) {
+  if (how == Injection::Value) return (double)y[0];
+  return (double)y[0] - (double)y[-1];
+}
+
 // The time after which the signal stays (numerically) zero, or a negative
-// number for a signal that never ends (sine).
+// number for a signal that never ends (sine; a sampled signal's end is its
+// stream's: sampled_end_s in core/sample_stream.hpp).
 inline double signal_end_s(const SourceSignal& s, double dt_s) {
   switch (s.kind) {
     case SignalKind::RaisedCosine: return s.delay_s + s.width_s;
@@ -102,7 +116,8 @@ inline double signal_end_s(const SourceSignal& s, double dt_s) {
     case SignalKind::GaussianDerivative: return s.delay_s + 12.0 * s.width_s + dt_s;
     case SignalKind::Ricker: return s.frequency_hz > 0.0 ? s.delay_s + 3.0 / s.frequency_hz + dt_s : 0.0;
     case SignalKind::Impulse: return s.delay_s + 2.0 * dt_s;
-    case SignalKind::Sine: return -1.0;
+    case SignalKind::Sine:
+    case SignalKind::Sampled: return -1.0;
   }
   return -1.0;
 }
@@ -115,6 +130,7 @@ inline const char* to_string(SignalKind k) {
     case SignalKind::Impulse: return "impulse";
     case SignalKind::Ricker: return "ricker";
     case SignalKind::GaussianDerivative: return "gaussian_derivative";
+    case SignalKind::Sampled: return "sampled";
   }
   return "?";
 }

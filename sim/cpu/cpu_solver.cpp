@@ -78,7 +78,15 @@ class CpuSolver final : public WaveSolver {
     boundary_ = p;
     side_.assign(p.size(), T(0));
   }
-  void set_sources(const std::vector<SourceNode>& s) override { sources_ = s; }
+  void set_sources(const std::vector<SourceNode>& s) override {
+    sources_ = s;
+    windows_.clear();
+    source_track_.clear();
+    for (const auto& n : s)
+      source_track_.push_back(n.samples ? windows_.track(n.samples, sampled_start_step(n.signal, dt_)) : -1);
+    window_.assign((size_t)windows_.tracks() * SampleWindows::kStride, 0.0f);
+    window_valid_ = false;
+  }
   void set_receiver_taps(const std::vector<ReceiverTaps>& r) override {
     receivers_ = r;
     pending_.assign(r.size(), {});
@@ -146,9 +154,21 @@ class CpuSolver final : public WaveSolver {
         }
       }
     if (!boundary_.empty()) boundary_scatter_cpu(boundary_, side_.data(), un);
-    for (const auto& src : sources_)
-      un[L.index(src.node.i, src.node.j, src.node.k)] +=
-          T(src.gain * injection_value(src.signal, src.injection, step_, dt_));
+    if (!windows_.empty() && (!window_valid_ || !SampleWindows::covers(window_first_, step_))) {
+      window_first_ = step_;
+      windows_.fill(window_first_, window_.data());
+      window_valid_ = true;
+    }
+    for (size_t q = 0; q < sources_.size(); ++q) {
+      const SourceNode& src = sources_[q];
+      const int t = source_track_[q];
+      const double v = t < 0 ? injection_value(src.signal, src.injection, step_, dt_)
+                             : src.signal.amplitude *
+                                   sampled_injection(window_.data() + (size_t)t * SampleWindows::kStride + 1 +
+                                                         (step_ - window_first_),
+                                                     src.injection);
+      un[L.index(src.node.i, src.node.j, src.node.k)] += T(src.gain * v);
+    }
     for (size_t r = 0; r < receivers_.size(); ++r) {
       double v = 0.0;
       for (const auto& t : receivers_[r]) v += t.weight * (double)un[L.index(t.node.i, t.node.j, t.node.k)];
@@ -169,6 +189,11 @@ class CpuSolver final : public WaveSolver {
   BoundaryPlan boundary_;
   std::vector<T> side_;
   std::vector<SourceNode> sources_;
+  std::vector<int> source_track_;  // per source: its track in windows_, -1 for an analytic signal
+  SampleWindows windows_;
+  std::vector<float> window_;      // every track's samples around steps window_first_ ..
+  long long window_first_ = 0;
+  bool window_valid_ = false;
   std::vector<ReceiverTaps> receivers_;
   std::vector<std::vector<double>> pending_;
   SolverMetrics metrics_;

@@ -19,7 +19,17 @@ struct DeviceSource {
   SourceSignal signal;
   double gain;
   Injection injection;
+  // A sampled signal: its track's window on the device (samples of steps *window_first - 1 ..,
+  // core/sample_stream.hpp), refilled between launches; null for the analytic signals.
+  const float* window;
+  const long long* window_first;
 };
+
+// What source q adds at the step that produces u^{n+1}, before its gain.
+__device__ __forceinline__ double source_injection(const DeviceSource& s, long long step, double dt) {
+  if (!s.window) return injection_value(s.signal, s.injection, step, dt);
+  return s.signal.amplitude * sampled_injection(s.window + 1 + (step - *s.window_first), s.injection);
+}
 
 struct DeviceTap {
   int64_t index;
@@ -33,7 +43,7 @@ template <class T>
 __device__ void io_body(T* un, const DeviceSource* src, int nsrc, const DeviceTap* taps, const int* tap_start,
                         int nrec, T* rec_buf, long long slot, long long step, double dt) {
   for (int q = threadIdx.x; q < nsrc; q += blockDim.x)
-    atomicAdd(un + src[q].index, T(src[q].gain * injection_value(src[q].signal, src[q].injection, step, dt)));
+    atomicAdd(un + src[q].index, T(src[q].gain * source_injection(src[q], step, dt)));
   __syncthreads();
   for (int q = threadIdx.x; q < nrec; q += blockDim.x) {
     double v = 0.0;
@@ -186,8 +196,15 @@ class CudaSolver final : public CudaWaveSolver {
   void set_sources(const std::vector<SourceNode>& s) override {
     drop_graphs();
     sources_host_.clear();
-    for (const auto& n : s)
-      sources_host_.push_back({layout_.index(n.node.i, n.node.j, n.node.k), n.signal, n.gain, n.injection});
+    set_sample_tracks(s);
+    for (const auto& n : s) {
+      const float* window = nullptr;
+      if (n.samples)
+        window = samples_dev_.get() +
+                 (size_t)windows_.track(n.samples, sampled_start_step(n.signal, dt_)) * SampleWindows::kStride;
+      sources_host_.push_back({layout_.index(n.node.i, n.node.j, n.node.k), n.signal, n.gain, n.injection, window,
+                               window_first_dev_.get()});
+    }
     sources_ = DeviceBuffer<DeviceSource>(sources_host_.size());
     if (!sources_host_.empty())
       copy_to_device(sources_.get(), sources_host_.data(), sources_.bytes());
@@ -261,6 +278,7 @@ class CudaSolver final : public CudaWaveSolver {
   long long advance_unfused(int steps) {
     const int per_step = 1 + (has_boundary_ ? boundary_.launches() : 0) + (has_io() ? 1 : 0);
     for (int s = 0; s < steps; ++s) {
+      cover_samples(step_, 1);
       enqueue_step(stream_.get(), cur_is_a_, nullptr);
       cur_is_a_ = !cur_is_a_;
       ++step_;
@@ -307,6 +325,7 @@ class CudaSolver final : public CudaWaveSolver {
         ++launches;
         counter_set = true;
       }
+      cover_samples(step_, 1 << level);
       g.launch(stream_.get());
       ++launches;
       const int len = 1 << level;
@@ -323,6 +342,42 @@ class CudaSolver final : public CudaWaveSolver {
       for (auto& g : by_parity) g = StepGraph();
     graph_note_.clear();
     graph_kernels_per_step_ = -1.0;
+  }
+
+  // The sampled signals' tracks and their device window (before the sources point into it).
+  void set_sample_tracks(const std::vector<SourceNode>& s) {
+    windows_.clear();
+    for (const auto& n : s)
+      if (n.samples) windows_.track(n.samples, sampled_start_step(n.signal, dt_));
+    const size_t floats = (size_t)windows_.tracks() * SampleWindows::kStride;
+    samples_dev_ = DeviceBuffer<float>(floats);
+    for (auto& h : samples_host_) h = PinnedBuffer<float>(floats);
+    window_valid_ = false;
+    copy_pending_ = {false, false};
+  }
+
+  // Makes the device window hold steps n .. n + len - 1 of every sampled track: when they
+  // fall outside it, the next window (starting at n) is written into one of two pinned
+  // buffers and copied on the stream, ordered after the launches that read the old one.
+  // The host waits only for the copy from the same pinned buffer two windows ago.
+  void cover_samples(long long n, int len) {
+    if (windows_.empty()) return;
+    if (window_valid_ && SampleWindows::covers(window_first_, n) &&
+        SampleWindows::covers(window_first_, n + len - 1))
+      return;
+    const int b = next_host_;
+    next_host_ ^= 1;
+    if (copy_pending_[b]) CUDA_CHECK(cudaEventSynchronize(copied_[b].get()));
+    windows_.fill(n, samples_host_[b].get());
+    first_host_.get()[b] = n;
+    CUDA_CHECK(cudaMemcpyAsync(samples_dev_.get(), samples_host_[b].get(), samples_dev_.bytes(),
+                               cudaMemcpyHostToDevice, stream_.get()));
+    CUDA_CHECK(cudaMemcpyAsync(window_first_dev_.get(), first_host_.get() + b, sizeof(long long),
+                               cudaMemcpyHostToDevice, stream_.get()));
+    copied_[b].record(stream_.get());
+    copy_pending_[b] = true;
+    window_first_ = n;
+    window_valid_ = true;
   }
 
   // Copies the recorded slots to the host (one stream synchronisation) and appends them.
@@ -354,6 +409,16 @@ class CudaSolver final : public CudaWaveSolver {
   bool has_boundary_ = false;
   std::vector<DeviceSource> sources_host_;
   DeviceBuffer<DeviceSource> sources_;
+  SampleWindows windows_;                     // the sampled signals' tracks
+  DeviceBuffer<float> samples_dev_;           // every track's window of SampleWindows::kStride samples
+  DeviceBuffer<long long> window_first_dev_{1};
+  std::array<PinnedBuffer<float>, 2> samples_host_;
+  PinnedBuffer<long long> first_host_{2};
+  std::array<CudaEvent, 2> copied_;           // the copy from samples_host_[b] has landed
+  std::array<bool, 2> copy_pending_{false, false};
+  int next_host_ = 0;
+  long long window_first_ = 0;
+  bool window_valid_ = false;
   std::vector<DeviceTap> receivers_host_;
   DeviceBuffer<DeviceTap> receivers_;
   DeviceBuffer<int> tap_start_;

@@ -12,6 +12,7 @@
 
 #include "boundary/wall_conditions.hpp"
 #include "core/precision.hpp"
+#include "core/sample_stream.hpp"
 #include "core/source_signal.hpp"
 #include "stencil/stencil.hpp"
 
@@ -38,6 +39,7 @@ struct SourceSpec {
   SourceQuantity quantity = SourceQuantity::VolumeVelocity;
   Injection injection = Injection::Difference;  // scheme sources may choose; volume velocity is always Difference
   Interpolation interpolation = Interpolation::Nearest;
+  SampledSignalSpec sampled;  // signal.kind == Sampled: a WAV file or a dry signal, and its stream once loaded
 };
 
 struct ReceiverSpec {

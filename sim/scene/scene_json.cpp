@@ -1,5 +1,6 @@
 #include "scene/scene_json.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -36,11 +37,52 @@ std::string scene_model(const json& j) {
 
 namespace {
 
-SourceSignal parse_signal(const json& j, const std::string& where) {
+// A WAV file or a dry signal: samples at the simulation rate, loaded later
+// (audio::load_scene_signals). The file must exist now, so a typo fails at load time.
+SourceSignal parse_sampled_signal(const json& j, const std::string& where, const std::string& type,
+                                  const std::string& scene_dir, SampledSignalSpec& sampled) {
+  SourceSignal s;
+  s.kind = SignalKind::Sampled;
+  if (type == "wav") {
+    only_keys(j, where + ".", {"type", "path", "amplitude", "delay_s"});
+    if (!j.contains("path"))
+      throw SceneError(where + ".path is required for a wav signal (a WAV file, relative to the scene's folder)");
+    sampled.kind = SampledSignalSpec::Kind::Wav;
+    sampled.path = string(j.at("path"), where + ".path");
+    if (sampled.path.empty()) throw SceneError(where + ".path = \"\" is not allowed: expected a WAV file's path");
+    sampled.resolved_path =
+        sampled.path[0] == '/' || scene_dir.empty() ? sampled.path : scene_dir + "/" + sampled.path;
+    std::error_code ec;
+    if (!std::filesystem::exists(sampled.resolved_path, ec))
+      throw SceneError(where + ".path = \"" + sampled.path + "\": no such file ('" + sampled.resolved_path + "')");
+    if (std::filesystem::is_directory(sampled.resolved_path, ec))
+      throw SceneError(where + ".path = \"" + sampled.path + "\" is a folder, not a WAV file");
+  } else {
+    only_keys(j, where + ".", {"type", "name", "amplitude", "delay_s"});
+    std::string allowed;
+    for (const auto& n : dry_signal_names()) allowed += (allowed.empty() ? "" : ", ") + n;
+    if (!j.contains("name")) throw SceneError(where + ".name is required for a dry signal; allowed: " + allowed);
+    sampled.kind = SampledSignalSpec::Kind::Dry;
+    sampled.dry_name = string(j.at("name"), where + ".name");
+    const auto& names = dry_signal_names();
+    if (std::find(names.begin(), names.end(), sampled.dry_name) == names.end())
+      throw SceneError(where + ".name = \"" + sampled.dry_name + "\" is not allowed; allowed: " + allowed);
+  }
+  if (j.contains("amplitude")) s.amplitude = number(j.at("amplitude"), where + ".amplitude");
+  if (j.contains("delay_s")) {
+    s.delay_s = number(j.at("delay_s"), where + ".delay_s");
+    if (!(s.delay_s >= 0)) throw SceneError(where + ".delay_s = " + show(j.at("delay_s")) + " is not allowed: expected >= 0");
+  }
+  return s;
+}
+
+SourceSignal parse_signal(const json& j, const std::string& where, const std::string& scene_dir,
+                          SampledSignalSpec& sampled) {
   object_at(j, where);
+  const std::string type = j.contains("type") ? string(j.at("type"), where + ".type") : "raised_cosine";
+  if (type == "wav" || type == "dry") return parse_sampled_signal(j, where, type, scene_dir, sampled);
   only_keys(j, where + ".", {"type", "amplitude", "width_s", "frequency_hz", "delay_s"});
   SourceSignal s;
-  const std::string type = j.contains("type") ? string(j.at("type"), where + ".type") : "raised_cosine";
   if (type == "raised_cosine") s.kind = SignalKind::RaisedCosine;
   else if (type == "gaussian") s.kind = SignalKind::Gaussian;
   else if (type == "sine") s.kind = SignalKind::Sine;
@@ -49,7 +91,8 @@ SourceSignal parse_signal(const json& j, const std::string& where) {
   else if (type == "gaussian_derivative") s.kind = SignalKind::GaussianDerivative;
   else
     throw SceneError(where + ".type = \"" + type +
-                     "\" is not allowed; allowed: raised_cosine, gaussian, gaussian_derivative, ricker, sine, impulse");
+                     "\" is not allowed; allowed: raised_cosine, gaussian, gaussian_derivative, ricker, sine, impulse, "
+                     "wav, dry");
   if (j.contains("amplitude")) s.amplitude = number(j.at("amplitude"), where + ".amplitude");
   if (j.contains("width_s")) s.width_s = positive(j.at("width_s"), where + ".width_s");
   if (j.contains("delay_s")) {
@@ -78,13 +121,13 @@ Interpolation parse_interpolation(const json& v, const std::string& where) {
   return parse_choice<Interpolation>(v, where, {{"nearest", Interpolation::Nearest}, {"trilinear", Interpolation::Trilinear}});
 }
 
-SourceSpec parse_source(const json& j, const std::string& w) {
+SourceSpec parse_source(const json& j, const std::string& w, const std::string& scene_dir) {
   object_at(j, w);
   only_keys(j, w + ".", {"position_m", "signal", "quantity", "injection", "interpolation"});
   if (!j.contains("position_m")) throw SceneError(w + ".position_m is required ([x, y, z] in metres)");
   SourceSpec src;
   src.position_m = vec3(j.at("position_m"), w + ".position_m");
-  if (j.contains("signal")) src.signal = parse_signal(j.at("signal"), w + ".signal");
+  if (j.contains("signal")) src.signal = parse_signal(j.at("signal"), w + ".signal", scene_dir, src.sampled);
   if (j.contains("quantity"))
     src.quantity = parse_choice<SourceQuantity>(
         j.at("quantity"), w + ".quantity",
@@ -196,7 +239,7 @@ WaveScene parse_wave_scene(const json& j, const std::string& scene_dir) {
     const json& a = j.at("sources");
     if (!a.is_array()) throw SceneError("sources = " + show(a) + " is not allowed: expected an array of sources");
     for (size_t q = 0; q < a.size(); ++q) {
-      s.sources.push_back(parse_source(a[q], "sources[" + std::to_string(q) + "]"));
+      s.sources.push_back(parse_source(a[q], "sources[" + std::to_string(q) + "]", scene_dir));
     }
   }
   if (j.contains("receivers")) {
@@ -259,6 +302,16 @@ json to_json(const WaveScene& s) {
              {"width_s", src.signal.width_s}, {"delay_s", src.signal.delay_s}};
     if (src.signal.kind == SignalKind::Sine || src.signal.kind == SignalKind::Ricker)
       sig["frequency_hz"] = src.signal.frequency_hz;
+    if (src.signal.kind == SignalKind::Sampled) {
+      sig = {{"amplitude", src.signal.amplitude}, {"delay_s", src.signal.delay_s}};
+      if (src.sampled.kind == SampledSignalSpec::Kind::Wav) {
+        sig["type"] = "wav";
+        sig["path"] = src.sampled.path;
+      } else {
+        sig["type"] = "dry";
+        sig["name"] = src.sampled.dry_name;
+      }
+    }
     json js{{"position_m", src.position_m}, {"signal", sig}, {"quantity", to_string(src.quantity)},
             {"interpolation", to_string(src.interpolation)}};
     if (src.quantity == SourceQuantity::Scheme) js["injection"] = to_string(src.injection);

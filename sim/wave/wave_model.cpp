@@ -56,7 +56,8 @@ double WaveModel::source_gain(size_t q) const {
 void WaveModel::restart_watchdog() {
   quiet_step_ = 0;
   for (const auto& src : scene_.sources) {
-    const double end_s = signal_end_s(src.signal, grid_.dt_s);
+    const double end_s = src.sampled.stream ? sampled_end_s(src.signal, *src.sampled.stream, grid_.dt_s)
+                                            : signal_end_s(src.signal, grid_.dt_s);
     if (end_s < 0.0) {
       quiet_step_ = -1;
       break;
@@ -126,8 +127,13 @@ void WaveModel::wire_io() {
   for (size_t q = 0; q < scene_.sources.size(); ++q) {
     const SourceSpec& spec = scene_.sources[q];
     const Injection how = spec.quantity == SourceQuantity::VolumeVelocity ? Injection::Difference : spec.injection;
+    if (spec.signal.kind == SignalKind::Sampled && !spec.sampled.stream)
+      throw std::invalid_argument("sources[" + std::to_string(q) + "].signal: the samples of " +
+                                  (spec.sampled.kind == SampledSignalSpec::Kind::Wav ? "'" + spec.sampled.path + "'"
+                                                                                     : spec.sampled.dry_name) +
+                                  " are not loaded (audio::load_scene_signals)");
     for (const GridTap& t : air_taps(grid_.source_taps[q], solids_, grid_))
-      src.push_back({t.node, spec.signal, source_gain(q) * t.weight, how});
+      src.push_back({t.node, spec.signal, source_gain(q) * t.weight, how, spec.sampled.stream});
   }
   solver_->set_sources(src);
   solver_->set_receiver_taps(receiver_taps());
@@ -226,6 +232,22 @@ void WaveModel::set_source_position(size_t index, const std::array<double, 3>& p
   grid_.source_nodes[index] = g;
   grid_.source_taps[index] = std::move(taps);
   wire_io();
+}
+
+void WaveModel::set_source_signal(size_t index, const SourceSignal& signal, const SampledSignalSpec& sampled) {
+  if (index >= scene_.sources.size()) throw std::out_of_range("no source " + std::to_string(index));
+  SourceSpec& spec = scene_.sources[index];
+  const SourceSpec old = spec;
+  spec.signal = signal;
+  spec.sampled = sampled;
+  try {
+    wire_io();
+  } catch (...) {
+    spec = old;
+    wire_io();
+    throw;
+  }
+  restart_watchdog();
 }
 
 void WaveModel::set_receiver_position(size_t index, const std::array<double, 3>& p) {

@@ -69,6 +69,9 @@ class WaveModel {
   // Keeps the current kernel when it runs the new stencil, else the registry's default.
   void set_stencil(const std::string& name);
   void set_source_position(size_t index, const std::array<double, 3>& position_m);
+  // A new signal for a source (the GUI's signal picker), from the current step on; a sampled
+  // signal needs its stream loaded (audio::make_sample_stream).
+  void set_source_signal(size_t index, const SourceSignal& signal, const SampledSignalSpec& sampled = {});
   void set_receiver_position(size_t index, const std::array<double, 3>& position_m);
 
  private:

@@ -6,7 +6,9 @@
 // The Laplacian is evaluated so that a constant field gives exactly 0 in floating
 // point (docs/physics.md): the zero-frequency mode cannot drift or grow.
 // After each update the sources add gain * injection_value(signal, n) at their
-// nodes, then the receivers record the weighted sum of u^{n+1} over their taps.
+// nodes (gain * amplitude * sampled_injection for a sampled signal, read from a
+// window of its stream: core/sample_stream.hpp), then the receivers record the
+// weighted sum of u^{n+1} over their taps.
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "boundary/boundary_plan.hpp"
 #include "core/field_layout.hpp"
 #include "core/precision.hpp"
+#include "core/sample_stream.hpp"
 #include "core/source_signal.hpp"
 #include "scene/scene.hpp"
 #include "stencil/stencil.hpp"
@@ -25,6 +28,9 @@ struct SourceNode {
   SourceSignal signal;
   double gain = 1.0;  // physical scale (rho c^2 T / X^3 for a volume velocity) times the tap weight
   Injection injection = Injection::Value;
+  // The samples of a SignalKind::Sampled signal (signal.amplitude scales them, signal.delay_s
+  // sets their first step); null for the analytic signals.
+  std::shared_ptr<SampleStream> samples;
 };
 
 // One receiver reads sum_t weight_t u^{n+1}(node_t) over its taps.
