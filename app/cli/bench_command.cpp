@@ -6,6 +6,7 @@ namespace ws::cli {
 void add_bench_webb(CLI::App& bench);
 void add_bench_stencils(CLI::App& bench);
 void add_bench_sediment(CLI::App& bench);
+void add_bench_scaling(CLI::App& bench);
 
 void add_bench_command(CLI::App& app) {
   CLI::App* bench = app.add_subcommand("bench", "GPU benchmarks (CUDA events, medians, copy-bandwidth roofline)");
@@ -13,6 +14,7 @@ void add_bench_command(CLI::App& app) {
   add_bench_webb(*bench);
   add_bench_stencils(*bench);
   add_bench_sediment(*bench);
+  add_bench_scaling(*bench);
 }
 
 }  // namespace ws::cli

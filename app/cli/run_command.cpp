@@ -7,6 +7,7 @@
 
 #include "atomic_file.hpp"
 #include "cli/commands.hpp"
+#include "cli/decomp_setup.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/progress_bar.hpp"
 #include "scene/scene_json.hpp"
@@ -31,6 +32,7 @@ struct RunOptions {
   std::string wav;       // receivers as float WAV, one channel each
   int wav_rate_hz = 0;   // 0: the simulation rate 1 / dt_s
   bool wav_normalize = false;
+  DecompArgs decomp;     // --gpus, --slabs-per-gpu; MPI ranks when started by mpirun
 };
 
 // Columns: step, time in seconds, one per receiver named "<name>_Pa" (or "<name>_scheme"
@@ -55,7 +57,16 @@ void write_csv(const std::string& path, const WaveModel& m) {
   util::write_atomically(path, "CSV file", [&](std::ostream& out) { write_csv_rows(out, m); });
 }
 
-int run(const RunOptions& o) {
+int run(RunOptions o) {
+  // Under mpirun every rank runs the same loop on its slab; rank 0 alone talks and writes.
+  DecompSetup decomp;
+  try {
+    decomp = make_decomp_setup(o.decomp, parse_backend(o.backend));
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "wavescope run: " << e.what() << "\n";
+    return 2;
+  }
+  if (!decomp.rank0()) o.quiet = true;
   WaveScene scene;
   try {
     scene = load_wave_scene(o.scene);
@@ -67,7 +78,7 @@ int run(const RunOptions& o) {
   }
   std::unique_ptr<WaveModel> model;
   try {
-    model = std::make_unique<WaveModel>(scene, parse_backend(o.backend), o.kernel);
+    model = std::make_unique<WaveModel>(scene, parse_backend(o.backend), o.kernel, decomp.options);
   } catch (const std::invalid_argument& e) {
     std::cerr << "wavescope run: " << e.what() << "\n";
     return 2;
@@ -87,7 +98,7 @@ int run(const RunOptions& o) {
   long long done = 0;
   int rc = 0;
   try {
-    while (done < total && !interrupted()) {
+    while (done < total && !decomp.any_interrupted(interrupted())) {
       const int chunk = (int)std::min<long long>(total - done, 256);
       model->advance(chunk);
       done += chunk;
@@ -101,12 +112,13 @@ int run(const RunOptions& o) {
     rc = 3;
   }
   bar.finish();
-  if (interrupted()) {
+  if (decomp.any_interrupted(interrupted())) {
     std::cerr << "wavescope run: " << interrupt_name() << " at step " << done << " of " << total
               << "; writing the receivers recorded so far\n";
     rc = interrupted_exit_code();
   }
   const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!decomp.rank0()) return rc;  // every rank holds the receivers; rank 0 writes them
   write_csv(o.csv, *model);
   if (!o.wav.empty()) {
     audio::ExportOptions wo;
@@ -144,6 +156,7 @@ void add_run_command(CLI::App& app) {
       ->check(CLI::Range(1000, 768000));
   c->add_flag("--wav-normalize", opts->wav_normalize, "scale the WAV to a -1 dBFS peak");
   c->add_flag("--quiet", opts->quiet, "no progress bar or summary");
+  add_decomp_options(*c, opts->decomp);
   c->callback([opts] {
     try {
       exit_code() = run(*opts);

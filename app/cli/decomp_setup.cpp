@@ -1,0 +1,99 @@
+#include "cli/decomp_setup.hpp"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include <cuda_runtime.h>
+
+#include "cuda/device_info.hpp"
+
+namespace ws::cli {
+
+void add_decomp_options(CLI::App& c, DecompArgs& a) {
+  c.add_option("--gpus", a.gpus,
+               "decompose the grid into z-slabs over N GPUs of this machine, or all of them (under mpirun: per rank)");
+  c.add_option("--slabs-per-gpu", a.slabs_per_gpu,
+               "several slabs on each GPU (for testing the decomposition on one device)")
+      ->check(CLI::Range(1, 64));
+}
+
+int cuda_device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky "no driver" error for later queries
+    return 0;
+  }
+  return n;
+}
+
+namespace {
+
+int parse_gpus(const std::string& s, int present) {
+  if (s == "all") {
+    if (present < 1) throw std::invalid_argument("--gpus all: no CUDA device is present");
+    return present;
+  }
+  size_t used = 0;
+  int n = 0;
+  try {
+    n = std::stoi(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != s.size() || n < 1)
+    throw std::invalid_argument("--gpus '" + s + "' is not allowed: a positive number of GPUs or 'all'");
+  return n;
+}
+
+// The rank's index among the ranks of its machine (Open MPI sets it; else the world rank).
+int local_rank(int world_rank) {
+  if (const char* v = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK")) return std::atoi(v);
+  return world_rank;
+}
+
+}  // namespace
+
+DecompSetup make_decomp_setup(const DecompArgs& a, BackendChoice backend) {
+  DecompSetup d;
+  if (launched_by_mpi()) {
+    if (!mpi_available())
+      throw std::invalid_argument("started by mpirun, but this wavescope was built without MPI "
+                                  "(install libopenmpi-dev and reconfigure)");
+    d.mpi = std::make_unique<MpiSession>();
+    if (d.mpi->size() > 1) d.options.comm = &d.mpi->comm();
+  }
+  const bool want_gpus = !a.gpus.empty() || a.slabs_per_gpu > 1;
+  if (want_gpus && backend == BackendChoice::Cpu)
+    throw std::invalid_argument("--gpus and --slabs-per-gpu need the cuda backend (got --backend cpu)");
+  int gpus = 0;
+  if (!a.gpus.empty()) {
+    const int present = cuda_device_count();
+    gpus = parse_gpus(a.gpus, present);
+    if (present == 0)
+      throw std::invalid_argument("--gpus " + a.gpus + ": no CUDA device is present (" +
+                                  query_cuda_device().reason + ")");
+    if (gpus > present)
+      throw std::invalid_argument("--gpus " + a.gpus + ": only " + std::to_string(present) +
+                                  " CUDA device(s) present; allowed: 1.." + std::to_string(present) +
+                                  " or 'all' (--slabs-per-gpu K puts K slabs on each)");
+  }
+  if (gpus == 0 && (a.slabs_per_gpu > 1 || (d.options.comm && backend != BackendChoice::Cpu))) {
+    // One GPU: this process's (under mpirun, the rank's own among its machine's GPUs).
+    const CudaDeviceInfo info = query_cuda_device();
+    if (info.usable) {
+      const int present = cuda_device_count();
+      const int dev = d.mpi ? local_rank(d.mpi->rank()) % present : 0;
+      for (int q = 0; q < a.slabs_per_gpu; ++q) d.options.devices.push_back(dev);
+    } else if (backend == BackendChoice::Cuda || a.slabs_per_gpu > 1) {
+      throw std::invalid_argument("no usable CUDA device: " + info.reason);
+    }
+  }
+  for (int g = 0; g < gpus; ++g)
+    for (int q = 0; q < a.slabs_per_gpu; ++q) d.options.devices.push_back(g);
+  // One slab on one GPU in one process is the ordinary solver (and may use any kernel).
+  if (d.options.devices.size() == 1 && !d.options.comm) d.options.devices.clear();
+  d.options.slabs_per_process = d.options.devices.empty() ? 1 : (int)d.options.devices.size();
+  return d;
+}
+
+}  // namespace ws::cli

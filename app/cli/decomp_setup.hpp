@@ -1,0 +1,40 @@
+#pragma once
+// The decomposition options of `run` (and `bench scaling`): --gpus N|all and the
+// test-only --slabs-per-gpu, and the MPI session when mpirun started the process.
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cuda/backend_choice.hpp"
+#include "decomp/decomposed_solver.hpp"
+#include "decomp/mpi_comm.hpp"
+
+namespace ws::cli {
+
+struct DecompArgs {
+  std::string gpus;       // "" (one GPU, or one per MPI rank), "N" or "all"
+  int slabs_per_gpu = 1;  // > 1: several slabs on each GPU (tests the decomposition on one device)
+};
+
+void add_decomp_options(CLI::App& c, DecompArgs& a);
+
+// What a command runs on: the MPI session (null when not started by mpirun) and the
+// decomposition. rank0() says whether this process writes outputs and talks.
+struct DecompSetup {
+  std::unique_ptr<MpiSession> mpi;
+  DecompOptions options;
+  bool rank0() const { return !mpi || mpi->rank() == 0; }
+  int ranks() const { return mpi ? mpi->size() : 1; }
+  // True on every rank when any rank was interrupted (a stop must be collective).
+  bool any_interrupted(bool mine) const { return mpi && mpi->size() > 1 ? mpi->comm().any(mine) : mine; }
+};
+
+// Throws std::invalid_argument with the value and what is allowed (exit status 2):
+// an unparsable --gpus, more GPUs than devices present, --gpus with the cpu backend.
+DecompSetup make_decomp_setup(const DecompArgs& a, BackendChoice backend);
+
+// Number of CUDA devices present (0 when none or no driver).
+int cuda_device_count();
+
+}  // namespace ws::cli
