@@ -11,6 +11,7 @@
 #include "cuda/autotune.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "wave/scene_solids.hpp"
+#include "wave/stencil_switch.hpp"
 
 namespace ws {
 
@@ -313,8 +314,11 @@ void WaveModel::set_stencil(const std::string& name) {
     solver_->write_state(relayout(uc, from, to), relayout(up, from, to), step);
     throw;
   }
-  const FieldLayout& to = solver_->layout();
-  solver_->write_state(relayout(uc, from, to), relayout(up, from, to), step);
+  // The pressure, its rate of change and the energy carry over (wave/stencil_switch.hpp);
+  // copying (u^n, u^{n-1}) as they are pumps modes under repeated switches.
+  const StencilSwitchResult carried =
+      carry_across_stencil_switch(uc, up, from, solver_->layout(), old_grid.stencil, grid_.stencil, grid_.courant);
+  solver_->write_state(carried.u_cur, carried.u_prev, step);
 }
 
 }  // namespace ws

@@ -2,6 +2,8 @@
 // that keeps the field, receiver moves that keep the history.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "scene_builders.hpp"
 #include "wave/wave_model.hpp"
 
@@ -79,7 +81,10 @@ TEST(Model, StencilSwitchKeepsTheRunGoing) {
   m.solver().read_state(u, up);
   const auto& L = m.solver().layout();
   const GridIndex r = m.grid().receiver_nodes[0];
-  EXPECT_DOUBLE_EQ(u[L.index(r.i, r.j, r.k)], before);  // the field was carried over
+  // The field was carried over: the pressure is kept up to the energy match between the two
+  // schemes (wave/stencil_switch.hpp), 4% for this pulse of about 5 points per wavelength.
+  EXPECT_NEAR(u[L.index(r.i, r.j, r.k)], before, 0.06 * std::fabs(before));
+  EXPECT_NE(before, 0.0);
   m.advance(20);
   EXPECT_EQ(m.receiver_history()[0].size(), 40u);
 }
