@@ -6,6 +6,7 @@ namespace ws::cli {
 void add_bench_webb(CLI::App& bench);
 void add_bench_stencils(CLI::App& bench);
 void add_bench_sediment(CLI::App& bench);
+void add_bench_realtime(CLI::App& bench);
 void add_bench_scaling(CLI::App& bench);
 
 void add_bench_command(CLI::App& app) {
@@ -14,6 +15,7 @@ void add_bench_command(CLI::App& app) {
   add_bench_webb(*bench);
   add_bench_stencils(*bench);
   add_bench_sediment(*bench);
+  add_bench_realtime(*bench);
   add_bench_scaling(*bench);
 }
 

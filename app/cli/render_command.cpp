@@ -105,7 +105,7 @@ int run(const RenderOptions& o) {
   }
   std::unique_ptr<WaveModel> model;
   try {
-    model = std::make_unique<WaveModel>(scene, parse_backend(o.backend), o.kernel);
+    model = std::make_unique<WaveModel>(scene, parse_backend(o.backend), o.kernel.empty() ? "auto" : o.kernel);
   } catch (const SceneError& e) {  // e.g. a source inside an obstacle
     std::cerr << "wavescope render: " << e.what() << "\n";
     return 2;
@@ -240,7 +240,8 @@ void add_render_command(CLI::App& app) {
   c->add_option("--db-span", o->db_span, "decibels shown below the range")->check(CLI::PositiveNumber);
   c->add_option("--backend", o->backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   c->add_option("--kernel", o->kernel,
-                "CUDA kernel variant id (see `wavescope kernels`); sediment scenes: h- and/or s-kernel ids, comma "
+                "CUDA kernel variant id (see `wavescope kernels`) or auto (the default for wave scenes: the fastest "
+                "on the scene's grid, measured once and cached); sediment scenes: h- and/or s-kernel ids, comma "
                 "separated (e.g. h-opt2,s-opt3)");
   c->add_option("--precision", o->precision, "override the scene: float or double")
       ->check(CLI::IsMember({"float", "double"}));

@@ -78,7 +78,7 @@ int run(RunOptions o) {
   }
   std::unique_ptr<WaveModel> model;
   try {
-    model = std::make_unique<WaveModel>(scene, parse_backend(o.backend), o.kernel, decomp.options);
+    model = std::make_unique<WaveModel>(scene, parse_backend(o.backend), o.kernel.empty() ? "auto" : o.kernel, decomp.options);
   } catch (const std::invalid_argument& e) {
     std::cerr << "wavescope run: " << e.what() << "\n";
     return 2;
@@ -148,7 +148,9 @@ void add_run_command(CLI::App& app) {
   c->add_option("--seconds", opts->seconds, "simulated time in seconds")->check(CLI::PositiveNumber);
   c->add_option("--csv", opts->csv, "output CSV file")->capture_default_str();
   c->add_option("--backend", opts->backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-  c->add_option("--kernel", opts->kernel, "CUDA kernel variant id (see `wavescope kernels`)");
+  c->add_option("--kernel", opts->kernel,
+                "CUDA kernel variant id (see `wavescope kernels`) or auto (default: the fastest on this grid, "
+                "measured once and cached)");
   c->add_option("--precision", opts->precision, "override the scene: float or double")
       ->check(CLI::IsMember({"float", "double"}));
   c->add_option("--wav", opts->wav, "also write the receivers as a float WAV file (one channel per receiver)");

@@ -85,7 +85,7 @@ void WaveModel::build_solver(Precision p, const std::string& kernel_id, const La
   backend_note_ = backend.note;
   if (decomposed) {
     DecompOptions d = decomp_;
-    if (!kernel_id.empty()) d.kernel_id = kernel_id;
+    if (!kernel_id.empty() && kernel_id != "auto") d.kernel_id = kernel_id;  // auto: the slabs' default
     next = make_decomposed_solver(d, p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s);
     backend_note_ = describe_decomposition(*next);
   } else if (backend.use_cuda) {

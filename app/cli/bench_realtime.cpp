@@ -1,0 +1,174 @@
+// `wavescope bench realtime`: a user's scene end to end (walls, obstacles,
+// sources, receivers, the GUI's frame loop of rate/60 steps per frame) beside
+// the same kernel on the bare grid, with the step graph off and on, and with
+// the GUI's views drawn offscreen through EGL every frame (display on) or not.
+// The measurement is sim/bench/realtime_bench.*; this file adds the options and
+// the display (the slices written through CUDA-GL interop on the solver's
+// stream, the 3-D and 2-D views drawn as the GUI draws them, then glFinish, the
+// offscreen stand-in for presenting a frame).
+#include <glad/gl.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "bench/realtime_bench.hpp"
+#include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
+#include "color_scale.hpp"
+#include "cuda/device_info.hpp"
+#include "egl_context.hpp"
+#include "obstacle_mesh.hpp"
+#include "orbit_camera.hpp"
+#include "render_target.hpp"
+#include "room_geometry.hpp"
+#include "scene/scene_json.hpp"
+#include "slice_textures.hpp"
+#include "view_renderer.hpp"
+#include "wave/wave_model.hpp"
+
+namespace ws::cli {
+
+namespace {
+
+struct RealtimeOptions {
+  std::string scene;
+  long long steps = 0;
+  std::string kernel = "auto";
+  std::string display = "off";
+  std::string graph = "both";
+  std::string precision;
+  double rate_hz = 0.0;
+  int reps = 5;
+  std::string json;
+};
+
+// The GUI's views for one model, built at its first frame (the model is made by the
+// benchmark): three slice textures, the 3-D view with the obstacles and the 2-D view,
+// at the GUI's default window sizes.
+struct Display {
+  render::ViewRenderer renderer;
+  render::RenderTarget view_3d{1280, 720}, view_2d{460, 380};
+  render::OrbitCamera camera;
+  render::ColorScale scale;
+  std::unique_ptr<render::SliceTextures> slices;
+  std::unique_ptr<render::ObstacleMesh> obstacles;
+  render::RoomGeometry room;
+  render::SlicePositions pos;
+
+  void frame(WaveModel& m) {
+    if (!slices) {
+      room = render::make_room_geometry(m.scene(), m.grid());
+      camera.reset(room.extent_m);
+      slices = std::make_unique<render::SliceTextures>(m.solver().current_field());
+      pos = slices->positions();
+      const render::SceneObstacles o = render::scene_obstacles(m.scene());
+      if (!o.triangles.empty()) obstacles = std::make_unique<render::ObstacleMesh>(o.triangles);
+    }
+    slices->update(m.solver().current_field(), pos, m.cuda()->stream());
+    scale.observe(slices->max_abs());
+    renderer.draw_3d(view_3d, camera, *slices, room, scale, {}, obstacles.get());
+    renderer.draw_2d(view_2d, render::SliceAxis::XY, *slices, room, scale);
+    glFinish();  // the frame is on the screen when the GPU has drawn it
+  }
+};
+
+std::vector<bool> modes(const std::string& s) {
+  if (s == "on") return {true};
+  if (s == "off") return {false};
+  return {false, true};
+}
+
+// Exit status: 0 ok, 1 no GPU or a runtime failure, 2 bad options or scene.
+int run_realtime(const RealtimeOptions& o) {
+  bench::RealtimeConfig cfg;
+  try {
+    cfg.scene = load_wave_scene(o.scene);
+    if (!o.precision.empty()) cfg.scene.precision = parse_precision(o.precision);
+    if (o.rate_hz > 0) cfg.scene.sample_rate_hz = o.rate_hz;
+    (void)derive_grid(cfg.scene);  // a rate the scene cannot run is bad input, reported here
+    cfg.scene_label = std::filesystem::path(o.scene).filename().string();
+    cfg.kernel = o.kernel;
+    if (o.kernel != "auto") (void)KernelRegistry::instance().at(o.kernel);  // lists the ids when unknown
+    cfg.steps = o.steps;
+    cfg.reps = o.reps;
+    cfg.graph_modes = modes(o.graph);
+    cfg.display_modes = modes(o.display);
+    if (o.display != "off") cfg.draw_frame = [](WaveModel&) {};  // replaced below, once GL is up
+    bench::validate_realtime_config(cfg);
+  } catch (const std::exception& e) {
+    std::cerr << "wavescope bench realtime: " << e.what() << "\n";
+    return 2;
+  }
+  const CudaDeviceInfo dev = query_cuda_device();
+  if (!dev.usable) {
+    std::cerr << "wavescope bench realtime: no usable CUDA device (" << dev.reason
+              << "); this benchmark times the GPU solver and has no CPU fallback\n";
+    return 1;
+  }
+  InterruptScope interrupt_scope;  // SIGINT/SIGTERM: report the modes measured so far
+  cfg.stop_requested = interrupted;
+  try {
+    std::unique_ptr<render::EglContext> egl;
+    std::shared_ptr<Display> display;
+    if (o.display != "off") {
+      egl = std::make_unique<render::EglContext>();
+      display = std::make_shared<Display>();
+      cfg.draw_frame = [display](WaveModel& m) { display->frame(m); };
+      cfg.display_note = "EGL " + egl->renderer() + (egl->device().matches_cuda ? " (the CUDA device)" : "") +
+                         "; 3-D view 1280x720 and 2-D view 460x380 per frame, slices through " +
+                         (render::interop_unavailable_reason().empty() ? "CUDA-GL interop" : "a staged upload");
+    }
+    const auto result = bench::run_realtime_bench(cfg, std::cerr);
+    bench::print_realtime_table(result, std::cout);
+    if (display && display->slices && display->slices->mode() != render::SliceUploadMode::Interop)
+      std::cout << "  display: slices " << render::to_string(display->slices->mode()) << " ("
+                << display->slices->interop_note() << ")\n";
+    if (!o.json.empty()) {
+      bench::write_json_records(o.json, bench::realtime_records(result));
+      std::cerr << "wrote " << o.json << " (" << result.rows.size() << " records)\n";
+    }
+  } catch (const BlowUpError& e) {
+    std::cerr << "wavescope bench realtime: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "wavescope bench realtime: " << e.what() << "\n";
+    return 1;
+  }
+  if (interrupted()) {
+    std::cerr << "wavescope bench realtime: " << interrupt_name() << "; the modes measured so far are reported\n";
+    return interrupted_exit_code();
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_bench_realtime(CLI::App& bench) {
+  auto o = std::make_shared<RealtimeOptions>();
+  CLI::App* c = bench.add_subcommand(
+      "realtime", "a scene end to end in the GUI's frame loop: steps/s, real-time factor, kernel-only throughput, "
+                  "launches per step, graph and display on/off");
+  c->add_option("--scene", o->scene, "scene file (JSON)")->required();
+  c->add_option("--steps", o->steps, "timed steps per repetition (default: 30 frames of rate/60 steps)")
+      ->check(CLI::PositiveNumber);
+  c->add_option("--kernel", o->kernel, "kernel id (see `wavescope kernels`) or auto (the autotuned choice)")
+      ->capture_default_str();
+  c->add_option("--display", o->display, "the GUI's views drawn offscreen every frame: on, off or both")
+      ->check(CLI::IsMember({"on", "off", "both"}))
+      ->capture_default_str();
+  c->add_option("--graph", o->graph, "the step graph (one launch per run of steps): on, off or both")
+      ->check(CLI::IsMember({"on", "off", "both"}))
+      ->capture_default_str();
+  c->add_option("--rate-hz", o->rate_hz, "override the scene's sample_rate_hz (the grid follows)")
+      ->check(CLI::Range(100.0, 1e7));
+  c->add_option("--precision", o->precision, "override the scene: float or double")
+      ->check(CLI::IsMember({"float", "double"}));
+  c->add_option("--reps", o->reps, "timed repetitions (the median is reported)")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  c->add_option("--json", o->json, "also write one JSON record per mode to this file");
+  c->callback([o] { exit_code() = run_realtime(*o); });
+}
+
+}  // namespace ws::cli
