@@ -22,22 +22,32 @@ namespace ws {
 
 bool kernel_reads_halo(const std::string& id) { return id != "ztma_leggy"; }
 
-std::string slab_kernel(const Stencil& st, Precision p, const std::string& requested) {
+bool kernel_table_per_process(const std::string& id) {
+  return id == "kernelA" || id == "zsweep_box" || id == "compact_tiled";
+}
+
+std::string slab_kernel(const Stencil& st, Precision p, const std::string& requested, bool several_devices) {
+  auto usable = [&](const std::string& id) {
+    return kernel_reads_halo(id) && !(several_devices && kernel_table_per_process(id));
+  };
   const auto supporting = KernelRegistry::instance().supporting(st, p);
   if (!requested.empty()) {
-    if (kernel_reads_halo(requested)) return requested;
+    if (usable(requested)) return requested;
     std::string others;
     for (const auto* v : supporting)
-      if (kernel_reads_halo(v->id)) others += (others.empty() ? "" : ", ") + v->id;
-    throw std::invalid_argument("kernel '" + requested +
-                                "' cannot run on a slab: it takes its halo from the tensor memory accelerator's zero "
-                                "fill, not from the neighbouring slab; for stencil '" + st.name + "' use one of: " +
-                                (others.empty() ? std::string("(none)") : others));
+      if (usable(v->id)) others += (others.empty() ? "" : ", ") + v->id;
+    const std::string why = !kernel_reads_halo(requested)
+                                ? "it takes its halo from the tensor memory accelerator's zero fill, not from the "
+                                  "neighbouring slab"
+                                : "its coefficient table is uploaded once per process, so a second GPU would not "
+                                  "have it";
+    throw std::invalid_argument("kernel '" + requested + "' cannot run on slabs here: " + why + "; for stencil '" +
+                                st.name + "' use one of: " + (others.empty() ? std::string("(none)") : others));
   }
   for (const auto* v : supporting)
-    if (kernel_reads_halo(v->id)) return v->id;
-  throw std::invalid_argument("no CUDA kernel that reads its halo supports stencil '" + st.name + "' in " +
-                              to_string(p));
+    if (usable(v->id)) return v->id;
+  throw std::invalid_argument("no CUDA kernel that can run on slabs supports stencil '" + st.name + "' in " +
+                              to_string(p) + (several_devices ? " on several GPUs" : ""));
 }
 
 namespace {
@@ -91,7 +101,13 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     // Splitting only pays where parts run concurrently: other ranks, other GPUs.
     if (o.overlap && (ranks > 1 || !o.devices.empty())) plan_ = split_edges_for_overlap(plan_);
     parts_ = per;
-    const std::string kernel = o.devices.empty() ? std::string() : slab_kernel(st, precision, o.kernel_id);
+    bool distinct = true, several = false;  // distinct: no two parts share a device
+    for (size_t a = 0; a < o.devices.size(); ++a)
+      for (size_t b = 0; b < a; ++b) {
+        distinct = distinct && o.devices[a] != o.devices[b];
+        several = several || o.devices[a] != o.devices[b];
+      }
+    const std::string kernel = o.devices.empty() ? std::string() : slab_kernel(st, precision, o.kernel_id, several);
     for (int s = 0; s < plan_.size(); ++s) {
       const Slab& sl = plan_.slabs[s];
       if (sl.owner != rank) continue;
@@ -120,9 +136,10 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
         copy_streams_.push_back(std::make_unique<CudaStream>());
       }
     }
-    // One thread per part when the parts are GPUs; the CPU backend's slabs share the
-    // cores through OpenMP inside each update and run one after the other.
-    workers_ = std::make_unique<SlabWorkers>(o.devices.empty() ? 1 : per);
+    // One thread per part when the parts are distinct GPUs. The CPU backend's slabs share
+    // the cores through OpenMP inside each update, and slabs sharing a GPU (the test
+    // placement) share its queue: both run one after the other.
+    workers_ = std::make_unique<SlabWorkers>(!o.devices.empty() && distinct ? per : 1);
     for (int s = 0; s + 1 < plan_.size(); ++s) {
       Cut c;
       c.lo = s;

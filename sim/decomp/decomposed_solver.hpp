@@ -40,10 +40,14 @@ std::unique_ptr<WaveSolver> make_decomposed_solver(const DecompOptions& options,
 // halo from elsewhere (ztma_leggy: the tensor memory accelerator's zero fill past
 // the interior) would see zeros instead of the neighbouring slab.
 bool kernel_reads_halo(const std::string& kernel_id);
-// The kernel a slab runs: `requested` when it reads its halo (std::invalid_argument
-// with the alternatives otherwise), else the first registered one that supports the
-// stencil and precision and reads its halo.
-std::string slab_kernel(const Stencil& stencil, Precision precision, const std::string& requested);
+// Whether a kernel keeps its coefficient table in constant memory uploaded once per
+// process (kernelA, zsweep_box, compact_tiled): a second device would never get it.
+bool kernel_table_per_process(const std::string& kernel_id);
+// The kernel a slab runs: `requested` when it can (std::invalid_argument with the
+// alternatives otherwise), else the first registered one that supports the stencil and
+// precision and can. `several_devices`: the slabs of this process sit on more than one GPU.
+std::string slab_kernel(const Stencil& stencil, Precision precision, const std::string& requested,
+                        bool several_devices = false);
 
 // What the scaling benchmark asks of a decomposed solver (decomp_probe: null for
 // another solver).

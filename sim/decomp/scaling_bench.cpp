@@ -45,7 +45,7 @@ void seed(WaveSolver& s) {
 std::vector<ScalingRecord> run_scaling_bench(const ScalingOptions& o) {
   const Stencil st = make_stencil(o.stencil);
   const bool gpu = !o.devices.empty();
-  const std::string kernel = gpu ? slab_kernel(st, o.precision, o.kernel) : std::string();
+  const std::string kernel = gpu ? slab_kernel(st, o.precision, o.kernel, o.devices.size() > 1) : std::string();
   const double courant = 0.9 * st.courant_max, dt = 1e-5;
   const int ranks = o.comm ? o.comm->size() : 1;
   std::vector<ScalingRecord> out;

@@ -1,8 +1,9 @@
 #pragma once
 // Scenes for the decomposition tests, run through any WaveSolver: every wall type, an
 // obstacle across each cut, sources and receivers on both sides of a cut and one
-// receiver whose taps straddle it, and stencils of radius 1 to 3. A decomposed run
-// must reproduce the undecomposed one bit for bit.
+// receiver whose taps straddle it, stencils of radius 1 to 3 (axial, and a 27-point
+// box whose diagonal neighbours cross a cut). A decomposed run must reproduce the
+// undecomposed one bit for bit.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -56,6 +57,7 @@ inline std::vector<DecompCase> decomp_cases() {
     c.push_back({"fixed_obstacle_7pt" + suffix, "7pt", p, fixed, true});
     c.push_back({"fixed_leggy2" + suffix, "leggy:2", p, fixed, false});
     c.push_back({"fixed_leggy3" + suffix, "leggy:3", p, fixed, false});
+    c.push_back({"fixed_box111" + suffix, "box:1,1,1", p, fixed, false});  // diagonal neighbours across a cut
   }
   return c;
 }

@@ -68,7 +68,7 @@ TEST_P(DecomposedGpu, SlabsOnSeveralDevicesMatchOneGpu) {
   CUDA_CHECK(cudaGetDeviceCount(&count));
   if (count < 2) GTEST_SKIP() << "one CUDA device: several-device placement needs two or more";
   const DecompCase& c = GetParam();
-  const std::string kernel = slab_kernel(make_stencil(c.stencil), c.precision, "");
+  const std::string kernel = slab_kernel(make_stencil(c.stencil), c.precision, "", true);
   const CaseResult ref = run_case(c, one_gpu(kernel));
   std::vector<int> devices;
   for (int d = 0; d < count && d < 3; ++d) devices.push_back(d);
@@ -78,13 +78,24 @@ TEST_P(DecomposedGpu, SlabsOnSeveralDevicesMatchOneGpu) {
 INSTANTIATE_TEST_SUITE_P(Cases, DecomposedGpu, ::testing::ValuesIn(decomp_cases()),
                          [](const auto& info) { return info.param.name; });
 
-TEST(DecomposedGpu, RefusesAKernelThatDoesNotReadItsHalo) {
+TEST(DecomposedGpu, RefusesKernelsThatCannotRunOnSlabs) {
   try {
     slab_kernel(make_stencil("leggy:2"), Precision::Float, "ztma_leggy");
     FAIL();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("ztma_leggy"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("zero fill"), std::string::npos);
   }
+  EXPECT_EQ(slab_kernel(make_stencil("box:1,1,1"), Precision::Float, "zsweep_box", false), "zsweep_box");
+  try {
+    slab_kernel(make_stencil("box:1,1,1"), Precision::Float, "zsweep_box", true);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("once per process"), std::string::npos);
+  }
+  // The default choice skips both kinds.
+  const std::string k = slab_kernel(make_stencil("leggy:2"), Precision::Float, "", true);
+  EXPECT_TRUE(kernel_reads_halo(k) && !kernel_table_per_process(k)) << k;
 }
 
 }  // namespace
