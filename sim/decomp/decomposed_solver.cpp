@@ -307,15 +307,26 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
 
   std::string describe() const {
     std::ostringstream os;
-    os << plan_.size() << " z-slab(s)";
-    if (comm_ && comm_->size() > 1) os << " over " << comm_->size() << " MPI ranks";
-    os << "; this process: ";
-    for (size_t q = 0; q < locals_.size(); ++q) {
-      const Slab& sl = plan_.slabs[locals_[q].s];
-      os << (q ? ", " : "") << "z " << sl.z0 << ".." << sl.z0 + sl.nz - 1;
-      if (locals_[q].device >= 0) os << " on GPU " << locals_[q].device << " (" << locals_[q].cuda->kernel().id << ")";
+    const int ranks = comm_ ? comm_->size() : 1;
+    os << "z-slab decomposition of " << layout_.nz << " planes into " << parts_ * ranks << " part(s)";
+    if (ranks > 1) os << " over " << ranks << " MPI ranks";
+    os << "; here:";
+    for (int p = 0; p < parts_; ++p) {
+      int first = -1, last = -1, slabs = 0, device = -1;
+      for (const auto& l : locals_)
+        if (l.part == p) {
+          const Slab& sl = plan_.slabs[l.s];
+          if (first < 0) first = sl.z0;
+          last = sl.z0 + sl.nz - 1;
+          ++slabs;
+          device = l.device;
+        }
+      os << (p ? "," : "") << " z " << first << ".." << last;
+      if (device >= 0) os << " on GPU " << device;
       else os << " on the CPU";
+      if (slabs > 1) os << " (" << slabs << " slabs: the edges go first)";
     }
+    if (!locals_.empty() && locals_.front().cuda) os << ", kernel " << locals_.front().cuda->kernel().id;
     return os.str();
   }
 
