@@ -1,10 +1,12 @@
 // `wavescope kernels`: every kernel registry as tables (or JSON): the wave
 // model's CUDA kernels and the sediment model's h- and s-kernels.
+#include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "bench/text_table.hpp"
 #include "cli/commands.hpp"
+#include "cuda/autotune.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "sediment/sediment_kernels.hpp"
 
@@ -54,6 +56,21 @@ void print_tables(std::ostream& out) {
                       {"precisions", A::Left}, {"default block", A::Left}});
   for (const auto& v : wave) w.add_row({v.id, v.name, v.family, v.stencils, precisions(v), block_text(v)});
   w.print(out);
+  // What `--kernel auto` chose on this device, driver and build (sim/cuda/autotune.hpp).
+  std::string note;
+  const auto chosen = cached_auto_choices(note);
+  out << "auto: " << note << "\n";
+  if (!chosen.empty()) {
+    bench::TextTable a({{"grid (stencil/precision/size)", A::Left}, {"auto \u2192 kernel", A::Left},
+                        {"block", A::Left}, {"us/step", A::Right}});
+    for (const auto& [key, e] : chosen) {
+      char t[32];
+      snprintf(t, sizeof t, "%.2f", e.seconds_per_step * 1e6);
+      a.add_row({key, e.kernel, std::to_string(e.block[0]) + "x" + std::to_string(e.block[1]) + "x" +
+                                    std::to_string(e.block[2]), t});
+    }
+    a.print(out);
+  }
   const auto& sed = SedimentKernelRegistry::instance().all();
   out << "\nsediment model (sediment2d): " << sed.size()
       << " CUDA kernels, h- and s-kernels in Su et al.'s four versions; `bench sediment --kernels <id,...>`\n";

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <string>
 
 #include "gui/frame_step.hpp"
 #include "gui/panel.hpp"
@@ -22,6 +23,41 @@ void precision_switch(GuiContext& ctx) {
   ImGui::SameLine();
   ImGui::RadioButton("double", &p, 1);
   if (p != before) ctx.pending.precision = p == 0 ? Precision::Float : Precision::Double;
+}
+
+// "auto → zstream_vec 64x8": the arrow drawn with lines (the default ImGui font has no U+2192).
+void auto_label(const std::string& note) {
+  const std::string arrow = "\u2192";
+  const size_t at = note.find(arrow);
+  if (at == std::string::npos) {
+    ImGui::TextUnformatted(note.c_str());
+    return;
+  }
+  ImGui::TextUnformatted(note.substr(0, at).c_str());
+  ImGui::SameLine(0.0f, 0.0f);
+  const float h = ImGui::GetTextLineHeight(), w = h * 1.2f;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 col = ImGui::GetColorU32(ImGuiCol_Text);
+  const float y = p.y + 0.5f * h, x0 = p.x + 0.15f * w, x1 = p.x + 0.85f * w;
+  dl->AddLine(ImVec2(x0, y), ImVec2(x1, y), col, 1.5f);
+  dl->AddTriangleFilled(ImVec2(x1 + 1.0f, y), ImVec2(x1 - 0.3f * h, y - 0.25f * h), ImVec2(x1 - 0.3f * h, y + 0.25f * h),
+                        col);
+  ImGui::Dummy(ImVec2(w, h));
+  ImGui::SameLine(0.0f, 0.0f);
+  ImGui::TextUnformatted(note.substr(at + arrow.size()).c_str());
+}
+
+// The autotuned choice (when the running kernel is it) and the re-tune button.
+void auto_controls(GuiContext& ctx) {
+  const std::string& note = ctx.model().kernel_choice_note();
+  if (!note.empty()) auto_label(note);
+  else ImGui::TextDisabled("kernel chosen by hand");
+  ImGui::SameLine();
+  if (ImGui::Button("re-tune")) ctx.pending.actions.push_back([](GuiContext& c) { c.model().retune_kernel(); });
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("time every kernel and block that runs this stencil and precision on this grid (about 2 s,\n"
+                      "the simulation waits) and switch to the fastest; the field is kept and the choice cached");
 }
 
 void variant_controls(GuiContext& ctx, CudaWaveSolver& cuda) {
@@ -44,6 +80,7 @@ void variant_controls(GuiContext& ctx, CudaWaveSolver& cuda) {
     }
     ImGui::EndCombo();
   }
+  auto_controls(ctx);
   if (cur.has_readonly_toggle) {
     bool ro = opt.readonly_cache;
     if (ImGui::Checkbox("read-only data cache (__ldg)", &ro)) {

@@ -67,4 +67,9 @@ TuneIdentity current_tune_identity();
 TuneChoice autotune_on_device(const Stencil& stencil, Precision precision, int nx, int ny, int nz,
                               const AutotuneOptions& options);
 
+// The cached choices valid for this device, driver and build, by problem key (for
+// `wavescope kernels`); `note` says where they come from or why there are none.
+std::map<std::string, AutotuneCacheEntry> cached_auto_choices(std::string& note,
+                                                               const std::string& cache_path = "");
+
 }  // namespace ws

@@ -168,6 +168,43 @@ TuneIdentity current_tune_identity() {
   return id;
 }
 
+std::map<std::string, AutotuneCacheEntry> cached_auto_choices(std::string& note, const std::string& cache_path) {
+  const std::string path = cache_path.empty() ? default_autotune_cache_path() : cache_path;
+  if (path.empty()) {
+    note = "no cache folder (neither XDG_CACHE_HOME nor HOME is set)";
+    return {};
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    note = "nothing tuned yet (no " + path + ")";
+    return {};
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  AutotuneCache c;
+  try {
+    c = AutotuneCache::parse(text.str());
+  } catch (const std::exception& e) {
+    note = path + " is not a valid cache (" + e.what() + "); the next tuning rewrites it";
+    return {};
+  }
+  int dev_count = 0;
+  if (cudaGetDeviceCount(&dev_count) != cudaSuccess || dev_count == 0) {
+    cudaGetLastError();
+    note = path + " (written for " + c.identity.device + "); no usable CUDA device here to check it against";
+    return {};
+  }
+  const TuneIdentity id = current_tune_identity();
+  if (c.identity != id) {
+    note = path + " was written for device '" + c.identity.device + "', driver '" + c.identity.driver +
+           "', build '" + c.identity.build + "'; this is '" + id.device + "', '" + id.driver + "', '" + id.build +
+           "': the next `--kernel auto` re-tunes";
+    return {};
+  }
+  note = path + " (" + id.device + ", driver " + id.driver + ", build " + id.build + ")";
+  return c.entries;
+}
+
 TuneChoice autotune_on_device(const Stencil& st, Precision p, int nx, int ny, int nz, const AutotuneOptions& o) {
   const TuneProblem problem{st.name, p, nx, ny, nz};
   // The device buffers are made only when a measurement is needed (not for a cache hit).
