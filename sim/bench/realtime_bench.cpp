@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bench/text_table.hpp"
 #include "core/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "wave/wave_model.hpp"
@@ -171,33 +172,26 @@ void print_realtime_table(const RealtimeResult& r, std::ostream& out) {
       << " GB/s, roofline " << fixed(roofline_gpoints(r.copy_gbs, r.bytes_per_point), 1) << " Gpoints/s at "
       << fixed(r.bytes_per_point, 0) << " B/point\n";
   if (!r.display_note.empty()) out << "  display: " << r.display_note << "\n";
-  // Every column as wide as its widest cell (header included), two spaces apart.
-  std::vector<std::vector<std::string>> cells;
-  cells.push_back({"graph", "display", "steps/frame", "frame ms", "steps/s", "RT factor", "Gpts/s", "roofline",
-                   "kernel-only", "roofline", "e2e/kernel", "kernels/step", "launches/step"});
+  using A = TextTable::Align;
+  TextTable t({{"graph", A::Left}, {"display", A::Left}, {"steps/frame", A::Right}, {"frame ms", A::Right},
+               {"steps/s", A::Right}, {"RT factor", A::Right}, {"Gpts/s", A::Right}, {"roofline", A::Right},
+               {"kernel-only", A::Right}, {"roofline", A::Right}, {"e2e/kernel", A::Right},
+               {"kernels/step", A::Right}, {"launches/step", A::Right}});
   for (const auto& row : r.rows) {
     const StepLaunches& l = row.launches;
-    cells.push_back({row.graph ? "on" : "off", row.display ? "on" : "off", std::to_string(row.steps_per_frame),
-                     fixed(row.frame_ms, 2), fixed(row.steps_per_s, 0), fixed(row.realtime_factor, 3),
-                     fixed(row.gpoints_per_s, 1), fixed(100 * row.roofline_fraction, 1) + "%",
-                     fixed(row.kernel_only_gpoints_per_s, 1), fixed(100 * row.kernel_only_roofline_fraction, 1) + "%",
-                     fixed(100 * row.end_to_end_over_kernel, 1) + "%",
-                     std::to_string(l.kernels()) + " (" + std::to_string(l.interior) + "+" +
-                         std::to_string(l.boundary) + "+" + std::to_string(l.io) + ")",
-                     fixed(l.host_launches_per_step, 3)});
+    t.add_row({row.graph ? "on" : "off", row.display ? "on" : "off", std::to_string(row.steps_per_frame),
+               fixed(row.frame_ms, 2), fixed(row.steps_per_s, 0), fixed(row.realtime_factor, 3),
+               fixed(row.gpoints_per_s, 1), fixed(100 * row.roofline_fraction, 1) + "%",
+               fixed(row.kernel_only_gpoints_per_s, 1), fixed(100 * row.kernel_only_roofline_fraction, 1) + "%",
+               fixed(100 * row.end_to_end_over_kernel, 1) + "%",
+               std::to_string(l.kernels()) + " (" + std::to_string(l.interior) + "+" + std::to_string(l.boundary) +
+                   "+" + std::to_string(l.io) + ")",
+               fixed(l.host_launches_per_step, 3)});
   }
-  std::vector<size_t> w(cells[0].size(), 0);
-  for (const auto& c : cells)
-    for (size_t i = 0; i < c.size(); ++i) w[i] = std::max(w[i], c[i].size());
-  for (const auto& c : cells) {
-    out << "  ";
-    for (size_t i = 0; i < c.size(); ++i) {
-      const bool text = i < 2;
-      out << (text ? std::left : std::right) << std::setw((int)w[i]) << c[i] << (i + 1 < c.size() ? "  " : "");
-    }
-    out << "\n";
-  }
-  out << std::left;
+  std::ostringstream table;
+  t.print(table);
+  std::istringstream lines(table.str());
+  for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
   out << "  kernels/step: interior + boundary-node + source/receiver kernels; launches/step: host launches"
          " (graph replays and counter updates with the graph on)\n";
   for (const auto& row : r.rows)
