@@ -103,9 +103,22 @@ int run(const RenderOptions& o) {
     std::cerr << "wavescope render: --slice-m takes x,y,z in metres (3 values), got " << o.slice_m.size() << "\n";
     return 2;
   }
+  // Several GPUs in this process: the slices are gathered from the slabs each frame
+  // (through the host). mpirun is for run and bench scaling: one process draws.
+  DecompSetup decomp;
+  try {
+    decomp = make_decomp_setup(o.decomp, parse_backend(o.backend));
+    if (decomp.ranks() > 1)
+      throw std::invalid_argument("render draws in one process (got " + std::to_string(decomp.ranks()) +
+                                  " MPI ranks); use --gpus N for several GPUs");
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "wavescope render: " << e.what() << "\n";
+    return 2;
+  }
   std::unique_ptr<WaveModel> model;
   try {
-    model = std::make_unique<WaveModel>(scene, parse_backend(o.backend), o.kernel.empty() ? "auto" : o.kernel);
+    model = std::make_unique<WaveModel>(scene, parse_backend(o.backend), o.kernel.empty() ? "auto" : o.kernel,
+                                        decomp.options);
   } catch (const SceneError& e) {  // e.g. a source inside an obstacle
     std::cerr << "wavescope render: " << e.what() << "\n";
     return 2;
@@ -249,6 +262,7 @@ void add_render_command(CLI::App& app) {
   c->add_flag("--hide-obstacles", o->hide_obstacles, "wave scenes: leave the obstacles out of the 3-D view");
   c->add_option("--exaggeration", o->exaggeration, "sediment scenes: vertical exaggeration of h (default: automatic)")
       ->check(CLI::NonNegativeNumber);
+  add_decomp_options(*c, o->decomp);
   c->callback([o] {
     try {
       if (o->frames > 0) std::filesystem::create_directories(o->out_dir);

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/decomp_setup.hpp"
+
 namespace ws::cli {
 
 struct RenderOptions {
@@ -28,6 +30,7 @@ struct RenderOptions {
   bool no_interop = false;
   bool hide_obstacles = false;  // wave: leave the obstacles out of the 3-D view
   double exaggeration = 0.0;    // sediment: vertical exaggeration; 0: automatic
+  DecompArgs decomp;            // wave: --gpus, --slabs-per-gpu (one process)
 };
 
 // The checks both models share (one picture or frames, the size); an empty

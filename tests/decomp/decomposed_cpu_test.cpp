@@ -64,6 +64,24 @@ TEST(DecomposedCpu, WriteStateThenAdvanceMatches) {
   EXPECT_NEAR(fa.mean, fb.mean, 1e-12 * (1.0 + fb.peak));
 }
 
+// The renderer's view: the whole grid gathered to the host in the field's precision.
+TEST(DecomposedCpu, CurrentFieldIsTheWholeGrid) {
+  const DecompCase c = decomp_cases()[5];  // float, obstacles
+  const CaseResult ref = run_case(c, cpu_factory());
+  const Stencil st = make_stencil(c.stencil);
+  const double courant = 0.9 * st.courant_max;
+  auto many = slab_factory(4)(c.precision, st, c.nx, c.ny, c.nz, courant, 1e-5);
+  many->write_state(ref.u_cur, ref.u_prev, ref.step);
+  const FieldView v = many->current_field();
+  EXPECT_FALSE(v.on_device);
+  EXPECT_EQ(v.precision, Precision::Float);
+  ASSERT_EQ(v.layout.total, (int64_t)ref.u_cur.size());
+  const float* f = static_cast<const float*>(v.data);
+  size_t differ = 0;
+  for (size_t q = 0; q < ref.u_cur.size(); ++q) differ += (double)f[q] != ref.u_cur[q];
+  EXPECT_EQ(differ, 0u);
+}
+
 // The comparison can fail: slabs that skip the halo exchange answer differently.
 TEST(DecomposedCpu, WithoutTheExchangeTheAnswerDiffers) {
   const DecompCase c = decomp_cases()[1];  // rigid walls
