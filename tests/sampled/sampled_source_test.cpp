@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <iostream>
 #include <fstream>
 
 #include "dsp/resampler.hpp"
@@ -261,7 +262,9 @@ void expect_run_is_convolution(Precision p, double tolerance) {
     const auto want = convolve(y, h[r], delay, amp, (size_t)steps);
     const double peak = max_abs(want);
     ASSERT_GT(peak, 0.0);
-    EXPECT_LT(max_abs_diff(heard[r], want), tolerance * peak) << to_string(p) << " receiver " << r;
+    const double err = max_abs_diff(heard[r], want);
+    std::cout << to_string(p) << " receiver " << r << ": max |run - convolution| / peak = " << err / peak << "\n";
+    EXPECT_LT(err, tolerance * peak) << to_string(p) << " receiver " << r;
     // The same run with the samples one step late differs by far more: the test can fail.
     const auto late = convolve(y, h[r], delay + 1, amp, (size_t)steps);
     EXPECT_GT(max_abs_diff(heard[r], late), 100 * tolerance * peak);
