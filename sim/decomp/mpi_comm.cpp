@@ -103,7 +103,10 @@ class MpiComm final : public SlabComm {
 MpiSession::MpiSession() {
   int ready = 0;
   MPI_Initialized(&ready);
-  if (!ready) check(MPI_Init(nullptr, nullptr), "MPI_Init");
+  // Funnelled: the decomposed solver drives its GPUs from worker threads, but only the
+  // main thread calls MPI.
+  int provided = 0;
+  if (!ready) check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
   // Errors come back as codes and become exceptions with MPI's message.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   comm_ = std::make_unique<MpiComm>();

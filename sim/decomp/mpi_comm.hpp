@@ -13,7 +13,7 @@ namespace ws {
 bool mpi_available();
 bool launched_by_mpi();
 
-// MPI_Init on construction (once per process), MPI_Finalize on destruction.
+// MPI_Init_thread (funnelled) on construction (once per process), MPI_Finalize on destruction.
 // Throws std::runtime_error when the build has no MPI.
 class MpiSession {
  public:
