@@ -62,6 +62,16 @@ TEST(SampledCli, RunPlaysAWavFileAndADrySignal) {
   }
 }
 
+// The shipped music scene (a dry plucked string heard by two ears) loads and runs.
+TEST(SampledCli, TheShippedMusicSceneRuns) {
+  const std::string csv = ws::testing::sampled_tmp("sampled_cli_shipped.csv");
+  const Result r = sh("run --scene " + std::string(WS_SOURCE_DIR) + "/assets/scenes/shoebox_music.json --steps 20 --backend cpu --quiet --csv " + csv);
+  ASSERT_EQ(r.status, 0) << r.output;
+  int rows = 0;
+  peak_of_csv(csv, &rows);
+  EXPECT_EQ(rows, 20);
+}
+
 TEST(SampledCli, AMissingOrUnreadableWavExitsTwoNamingTheFile) {
   Result r = sh("run --scene " + scene_with("sampled_cli_missing.json", R"({"type": "wav", "path": "gone.wav"})") +
                 " --steps 10 --backend cpu --quiet --csv " + ws::testing::sampled_tmp("sampled_cli_missing.csv"));
