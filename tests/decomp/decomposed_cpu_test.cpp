@@ -6,6 +6,7 @@
 #include "cpu/cpu_solver.hpp"
 #include "decomp/decomposed_solver.hpp"
 #include "decomp/decomp_cases.hpp"
+#include "decomp/model_decomp_test.hpp"
 
 namespace ws::test {
 namespace {
@@ -96,6 +97,12 @@ TEST(DecomposedCpu, WithoutTheExchangeTheAnswerDiffers) {
   });
   EXPECT_FALSE(got.receivers == ref.receivers);
   EXPECT_FALSE(got.u_cur == ref.u_cur);
+}
+
+TEST(DecomposedCpu, WaveModelOnSlabsMatchesOneGrid) {
+  DecompOptions d;
+  d.slabs_per_process = 3;
+  expect_model_decomposition_matches(BackendChoice::Cpu, "", d, 160);
 }
 
 TEST(DecomposedCpu, RefusesMoreSlabsThanThePlanesAllow) {

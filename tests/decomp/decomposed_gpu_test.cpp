@@ -11,6 +11,7 @@
 #include "cuda/kernel_registry.hpp"
 #include "decomp/decomp_cases.hpp"
 #include "decomp/decomposed_solver.hpp"
+#include "decomp/model_decomp_test.hpp"
 
 namespace ws::test {
 namespace {
@@ -77,6 +78,17 @@ TEST_P(DecomposedGpu, SlabsOnSeveralDevicesMatchOneGpu) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, DecomposedGpu, ::testing::ValuesIn(decomp_cases()),
                          [](const auto& info) { return info.param.name; });
+
+// The model as `wavescope run --slabs-per-gpu 3` builds it, against one GPU, same kernel.
+TEST(DecomposedGpu, WaveModelOnSlabsOfOneDeviceMatchesOneGpu) {
+  WS_REQUIRE_GPU();
+  const WaveScene scene = load_wave_scene(std::string(WS_SOURCE_DIR) + "/assets/scenes/furnished_room.json");
+  const std::string kernel = slab_kernel(make_stencil(scene.stencil), scene.precision, "");
+  DecompOptions d;
+  d.slabs_per_process = 3;
+  d.devices = {0, 0, 0};
+  expect_model_decomposition_matches(BackendChoice::Cuda, kernel, d, 400);
+}
 
 TEST(DecomposedGpu, RefusesKernelsThatCannotRunOnSlabs) {
   try {
