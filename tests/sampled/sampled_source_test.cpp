@@ -293,6 +293,30 @@ TEST(SampledRun, ResetReplaysTheSamples) {
   EXPECT_NEAR(m.quiet_step(), 4000 + 1 + 2, 1);  // the last sample's difference, then the usual margin
 }
 
+// A precision switch mid-run rebuilds the solver at step 3000: the new one reads its
+// first window there and the music goes on (within float rounding of an unswitched run).
+TEST(SampledRun, APrecisionSwitchKeepsPlaying) {
+  const std::string path = write_music_wav("sampled_switch.wav", 11025, 1, 0.75);
+  const WaveScene s = with_samples(sampled_room(8000.0, Precision::Double),
+                                   std::make_shared<audio::WavSampleStream>(path, 8000.0), 1e-3, 0.0);
+  WaveModel a(s, BackendChoice::Cpu), b(s, BackendChoice::Cpu);
+  a.advance(6000);
+  b.advance(3000);
+  b.set_precision(Precision::Float);
+  b.advance(3000);
+  for (size_t r = 0; r < 2; ++r) {
+    const auto& x = a.receiver_history()[r];
+    const auto& y = b.receiver_history()[r];
+    ASSERT_EQ(y.size(), 6000u);
+    const double peak = max_abs(x);
+    ASSERT_GT(peak, 0.0);
+    EXPECT_LT(max_abs_diff(x, y), 1e-4 * peak) << r;
+    // The samples after the switch are not silence: the stream was rewired.
+    const std::vector<double> late(y.begin() + 4000, y.begin() + 5500);
+    EXPECT_GT(max_abs(late), 0.05 * peak) << r;
+  }
+}
+
 // A live change of signal (the GUI's picker) plays the new samples from the step it lands on.
 TEST(SampledRun, SetSourceSignalSwitchesToSamples) {
   const WaveScene s = sampled_room(8000.0, Precision::Double);
