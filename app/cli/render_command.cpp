@@ -12,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/render_options.hpp"
 #include "color_scale.hpp"
 #include "egl_context.hpp"
@@ -234,11 +235,11 @@ void add_render_command(CLI::App& app) {
       "draw the views offscreen through EGL (no X server needed) and write PNG frames: the slices (and "
       "obstacles) of a wave scene, the height surface of a sediment scene");
   c->add_option("--scene", o->scene, "scene file (JSON)")->required();
-  c->add_option("--steps", o->steps, "time steps before the (first) frame")->check(CLI::NonNegativeNumber);
-  c->add_option("--seconds", o->seconds, "simulated time before the (first) frame")->check(CLI::NonNegativeNumber);
+  c->add_option("--steps", o->steps, "time steps before the (first) frame")->check(non_negative());
+  c->add_option("--seconds", o->seconds, "simulated time before the (first) frame")->check(non_negative());
   c->add_option("--png", o->png, "write one frame to this PNG file");
-  c->add_option("--frames", o->frames, "write this many frames into --out-dir")->check(CLI::PositiveNumber);
-  c->add_option("--every", o->every, "time steps between frames")->check(CLI::PositiveNumber)->capture_default_str();
+  c->add_option("--frames", o->frames, "write this many frames into --out-dir")->check(positive());
+  c->add_option("--every", o->every, "time steps between frames")->check(positive())->capture_default_str();
   c->add_option("--out-dir", o->out_dir, "folder for frame_NNNN.png")->capture_default_str();
   c->add_option("--view", o->view, "3d, 2d or split (both side by side)")
       ->check(CLI::IsMember({"3d", "2d", "split"}))
@@ -248,9 +249,9 @@ void add_render_command(CLI::App& app) {
       ->delimiter(',');
   c->add_option("--size", o->size, "image size W,H in pixels (per view)")->delimiter(',')->capture_default_str();
   c->add_option("--range", o->range, "fixed colour range +-R (default: automatic from max |u|)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   c->add_flag("--db", o->db, "colour by level in decibels below the range");
-  c->add_option("--db-span", o->db_span, "decibels shown below the range")->check(CLI::PositiveNumber);
+  c->add_option("--db-span", o->db_span, "decibels shown below the range")->check(positive());
   c->add_option("--backend", o->backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   c->add_option("--kernel", o->kernel,
                 "CUDA kernel variant id (see `wavescope kernels`) or auto (the default for wave scenes: the fastest "
@@ -261,7 +262,7 @@ void add_render_command(CLI::App& app) {
   c->add_flag("--no-interop", o->no_interop, "copy slices (or the height surface) through the host even when interop works");
   c->add_flag("--hide-obstacles", o->hide_obstacles, "wave scenes: leave the obstacles out of the 3-D view");
   c->add_option("--exaggeration", o->exaggeration, "sediment scenes: vertical exaggeration of h (default: automatic)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   add_decomp_options(*c, o->decomp);
   c->callback([o] {
     try {

@@ -9,7 +9,9 @@
 #include "cli/commands.hpp"
 #include "cli/decomp_setup.hpp"
 #include "cli/interrupt.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/progress_bar.hpp"
+#include "cpu/host_memory.hpp"
 #include "scene/scene_json.hpp"
 #include "source/sampled_sources.hpp"
 #include "wave/placement.hpp"
@@ -67,6 +69,10 @@ int run(RunOptions o) {
     return 2;
   }
   if (!decomp.rank0()) o.quiet = true;
+  if (const std::string why = kernel_id_error(o.kernel); !why.empty()) {
+    std::cerr << "wavescope run: " << why << "\n";
+    return 2;
+  }
   WaveScene scene;
   try {
     scene = load_wave_scene(o.scene);
@@ -82,8 +88,22 @@ int run(RunOptions o) {
   } catch (const std::invalid_argument& e) {
     std::cerr << "wavescope run: " << e.what() << "\n";
     return 2;
+  } catch (const GridTooLargeError& e) {  // host or GPU memory, checked before allocating
+    std::cerr << "wavescope run: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {  // past the check (another process took the memory meanwhile)
+    const DerivedGrid g = derive_grid(scene);
+    const HostMemory mem = available_host_memory();
+    std::cerr << "wavescope run: out of memory allocating the grid " << g.nx << "x" << g.ny << "x" << g.nz << " ("
+              << 2.0 * g.points() * bytes_of(scene.precision) / (1 << 30) << " GiB for two grids; "
+              << mem.available_bytes / (1 << 30) << " GiB available, " << mem.limited_by
+              << "); lower the sample rate or shrink the room\n";
+    return 2;
   }
   const auto& g = model->grid();
+  if (!o.kernel.empty() && o.kernel != "auto" && !model->cuda() && !o.quiet)
+    std::cerr << "note: --kernel " << o.kernel << " selects a CUDA kernel; the CPU solver runs (" << model->backend_note()
+              << ")\n";
   const long long total = o.steps > 0 ? o.steps
                                       : (long long)std::ceil((o.seconds > 0 ? o.seconds : scene.duration_s) / g.dt_s);
   if (!o.quiet)
@@ -104,6 +124,12 @@ int run(RunOptions o) {
       done += chunk;
       bar.update(done);
     }
+  } catch (const SolverFaultError& e) {
+    // Exit status 4: the solver failed (a CUDA error); the receivers recorded so far are written.
+    bar.finish();
+    done = model->step();
+    std::cerr << "wavescope run: " << e.what() << "\n";
+    rc = 4;
   } catch (const BlowUpError& e) {
     // Exit status 3: the run stopped itself; the receivers recorded so far are still written.
     bar.finish();
@@ -144,8 +170,8 @@ void add_run_command(CLI::App& app) {
   CLI::App* c = app.add_subcommand("run", "advance a scene without graphics and write receiver signals as CSV");
   c->add_option("--scene", opts->scene, "scene file (JSON)")->required();
   c->add_option("--steps", opts->steps, "number of time steps (default: the scene's duration_s)")
-      ->check(CLI::PositiveNumber);
-  c->add_option("--seconds", opts->seconds, "simulated time in seconds")->check(CLI::PositiveNumber);
+      ->check(at_least_one_step());
+  c->add_option("--seconds", opts->seconds, "simulated time in seconds")->check(positive());
   c->add_option("--csv", opts->csv, "output CSV file")->capture_default_str();
   c->add_option("--backend", opts->backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   c->add_option("--kernel", opts->kernel,

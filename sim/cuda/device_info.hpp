@@ -16,8 +16,9 @@ struct CudaDeviceInfo {
 
 CudaDeviceInfo query_cuda_device();
 
-// Throws GridTooLarge when two grids of `elements` elements of `elem_bytes` do
-// not fit into free device memory; the message gives the largest grid that fits.
+// Throws GridTooLargeError (core/grid_too_large.hpp) when two grids of `elements`
+// elements of `elem_bytes` do not fit into free device memory; the message gives the
+// largest grid that fits. WS_TEST_DEVICE_MEMORY_BYTES caps the free memory (tests).
 void check_grid_fits(long long nx, long long ny, long long nz, size_t total_elements, int elem_bytes);
 
 }  // namespace ws

@@ -5,8 +5,10 @@
 #include <iostream>
 #include <sstream>
 
+#include "core/cuda_check.hpp"
 #include "core/relayout.hpp"
 #include "cpu/cpu_solver.hpp"
+#include "cpu/host_memory.hpp"
 #include "cuda/device_info.hpp"
 #include "cuda/autotune.hpp"
 #include "cuda/kernel_registry.hpp"
@@ -106,7 +108,14 @@ void WaveModel::build_solver(Precision p, const std::string& kernel_id, const La
     next_cuda = c.get();
     next = std::move(c);
   }
-  if (!next) next = make_cpu_solver(p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s);
+  if (!next) {
+    // Refused with the size that fits before the vectors are touched (cpu/host_memory.hpp);
+    // a precision switch also holds the old grids and two double copies of the field.
+    const FieldLayout L = make_layout(grid_.nx, grid_.ny, grid_.nz, halo_for(grid_.stencil), bytes_of(p));
+    check_host_grid_fits(grid_.nx, grid_.ny, grid_.nz, (size_t)L.total, bytes_of(p),
+                         solver_ ? 4.0 * sizeof(double) * (double)L.total : 0.0);
+    next = make_cpu_solver(p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s);
+  }
   // Carry the state over when a solver already runs (precision switch).
   if (solver_) {
     std::vector<double> uc, up;
@@ -160,14 +169,30 @@ void WaveModel::take_samples() {
 }
 
 void WaveModel::advance(int steps) {
+  if (fault_.active) throw SolverFaultError(fault_.message);
+  try {
+    advance_chunks(steps);
+  } catch (const CudaError& e) {
+    stop_on_fault(e);  // wave_model_fault.cpp
+  }
+}
+
+void WaveModel::advance_chunks(int steps) {
   while (steps > 0) {
     // A GUI frame (up to kInterval steps) is one solver advance: one stream synchronisation
     // and the frame's whole throughput in metrics(). Longer advances go in kInterval chunks,
     // so the watchdog sees the field at least every 2 kInterval steps.
-    const int chunk = (int)std::min<long long>(steps, Watchdog::kInterval);
+    int chunk = (int)std::min<long long>(steps, Watchdog::kInterval);
+    if (fault_hook_ && fault_hook_->at_step > solver_->step())
+      chunk = (int)std::min<long long>(chunk, fault_hook_->at_step - solver_->step());
     solver_->advance(chunk);
     steps -= chunk;
     take_samples();
+    if (fault_hook_ && solver_->step() >= fault_hook_->at_step) {
+      const SolverFaultKind kind = fault_hook_->kind;
+      fault_hook_.reset();
+      inject_solver_fault(kind, cuda_ != nullptr);
+    }
     if (solver_->step() >= next_check_) {
       next_check_ = solver_->step() + Watchdog::kInterval;
       if (auto why = watchdog_.check(solver_->step(), solver_->field_stats()))

@@ -10,6 +10,7 @@
 #include "cuda/cuda_solver.hpp"
 #include "decomp/decomposed_solver.hpp"
 #include "scene/scene.hpp"
+#include "wave/solver_fault.hpp"
 #include "wave/watchdog.hpp"
 #include "wave/wave_solver.hpp"
 
@@ -23,6 +24,13 @@ namespace ws {
 class BlowUpError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// The solver failed (a CUDA error) mid-run: stopped like a blow-up, the receivers kept;
+// WaveModel::continue_on_cpu() goes on (sim/wave/solver_fault.hpp). `run` exits 4.
+class SolverFaultError : public BlowUpError {
+ public:
+  using BlowUpError::BlowUpError;
 };
 
 class WaveModel {
@@ -51,6 +59,15 @@ class WaveModel {
   long long step() const { return solver_->step(); }
   double time_s() const { return solver_->step() * grid_.dt_s; }
   void reset();
+
+  // After a SolverFaultError: advance() refuses until continue_on_cpu() rebuilds the model on
+  // the CPU solver, from the field at the fault when it could be read back (fault_field_kept()),
+  // else from a silent room at the same step; the receivers' history stays.
+  bool faulted() const { return fault_.active; }
+  bool fault_field_kept() const { return fault_.field_kept; }
+  void continue_on_cpu();
+  // Test hook: fail once at a step (also WS_TEST_SOLVER_FAULT, read at construction).
+  void set_fault_hook(std::optional<SolverFaultHook> hook) { fault_hook_ = hook; }
 
   // Receiver r's samples since the start (index s is u at step s + 1).
   const std::vector<std::vector<double>>& receiver_history() const { return history_; }
@@ -83,6 +100,8 @@ class WaveModel {
   std::vector<ReceiverTaps> receiver_taps() const;
   void take_samples();
   void restart_watchdog();
+  void advance_chunks(int steps);
+  [[noreturn]] void stop_on_fault(const std::exception& error);
 
   WaveScene scene_;
   DerivedGrid grid_;
@@ -98,6 +117,14 @@ class WaveModel {
   Watchdog watchdog_;
   long long quiet_step_ = -1;
   long long next_check_ = 0;
+  std::optional<SolverFaultHook> fault_hook_ = solver_fault_hook_from_env();
+  struct Fault {
+    bool active = false, field_kept = false;
+    std::string message;
+    std::vector<double> u_cur, u_prev;  // the field at the fault, in `layout`
+    FieldLayout layout;
+    long long step = 0;
+  } fault_;
 };
 
 }  // namespace ws

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <fstream>
 
 #include "png_writer.hpp"
 #include "reliability/fault_helpers.hpp"
@@ -123,8 +124,14 @@ TEST(CliFaults, MissingMeshExitsTwoNamingIt) {
 TEST(CliFaults, BadOptionsExitTwoNamingTheOption) {
   const std::string s = " --scene " + kShoebox;
   const std::pair<std::string, std::string> cases[] = {
-      {"run" + s + " --steps -1", "--steps"},
-      {"run" + s + " --seconds 0", "--seconds"},
+      {"run" + s + " --steps -1", "--steps: -1 is not allowed; expected a whole number of steps >= 1"},
+      {"run" + s + " --steps 0", "--steps: 0 is not allowed; expected a whole number of steps >= 1"},
+      {"run" + s + " --seconds 0", "--seconds: 0 is not allowed; expected a number > 0"},
+      {"run" + s + " --seconds nan", "--seconds: 'nan' is not allowed; expected a number > 0"},
+      {"run" + s + " --kernel nope --backend cpu", "--kernel 'nope' is not a kernel id; allowed: auto, "},
+      {"run" + s + " --kernel nope --backend cuda", "--kernel 'nope' is not a kernel id; allowed: auto, "},
+      {"render" + s + " --png x.png --steps -3", "--steps: -3 is not allowed; expected a number >= 0"},
+      {"render" + s + " --frames 2 --every 0 --out-dir x", "--every: 0 is not allowed; expected a number > 0"},
       {"run" + s + " --backend gpu", "--backend: gpu not in {auto,cpu,cuda}"},
       {"run" + s + " --precision half", "--precision: half not in {float,double}"},
       {"run" + s + " --wav x.wav --wav-rate 10", "--wav-rate: Value 10 not in range 1000 to 768000"},
@@ -149,6 +156,42 @@ TEST(CliFaults, BadOptionsExitTwoNamingTheOption) {
     EXPECT_EQ(r.status, 2) << args << "\n" << r.output;
     EXPECT_NE(r.output.find(says), std::string::npos) << args << "\n" << r.output;
   }
+}
+
+// A grid larger than the memory it would run in: refused before allocating, with what it
+// needs, what is available and the largest grid of the same shape that fits.
+TEST(CliFaults, AGridTooLargeForMemoryExitsTwoWithTheSizeThatFits) {
+  TempDir d("cli_big");
+  const std::string scene = d / "big.json";
+  {
+    std::ofstream f(scene);
+    f << R"({"name": "huge", "room_m": [60, 50, 40], "sample_rate_hz": 48000,
+             "sources": [{"position_m": [1, 1, 1]}], "receivers": [{"name": "r", "position_m": [2, 2, 2]}]})";
+  }
+  const ShellResult r = shell(kBin + " run --scene " + scene + " --backend cpu --steps 2 --csv " + (d / "r.csv"));
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("of host memory (two 32-bit grids) but"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("the largest grid of this shape that fits is about"), std::string::npos) << r.output;
+  // The same for a scene that fits the machine but not a smaller memory (the test hook).
+  const ShellResult s = shell("WS_TEST_HOST_MEMORY_BYTES=10000000 " + kBin + " run --scene " + kShoebox +
+                              " --backend cpu --steps 2 --csv " + (d / "s.csv"));
+  EXPECT_EQ(s.status, 2) << s.output;
+  EXPECT_NE(s.output.find("grid 92x108x75"), std::string::npos) << s.output;
+  EXPECT_FALSE(fs::exists(d / "s.csv"));
+}
+
+// The solver fails mid-run (the test hook; on the CPU backend the CudaError a CUDA solver
+// raises): exit 4, the error named, the CSV holds every step computed before it.
+TEST(CliFaults, ASolverFaultMidRunWritesTheReceiversAndExitsFour) {
+  TempDir d("cli_solver_fault");
+  const std::string csv = d / "r.csv";
+  const ShellResult r = shell("WS_TEST_SOLVER_FAULT=300 " + kBin + " run --scene " + kShoebox +
+                              " --backend cpu --steps 1000 --quiet --csv " + csv);
+  EXPECT_EQ(r.status, 4) << r.output;
+  EXPECT_NE(r.output.find("failed at step 300: CUDA error cudaErrorInvalidConfiguration"), std::string::npos)
+      << r.output;
+  const auto rows = lines_of(read_file(csv));
+  EXPECT_EQ(rows.size(), 301u);
 }
 
 }  // namespace
