@@ -56,6 +56,7 @@ SliceTextures::SliceTextures(const FieldView& field, bool allow_interop)
     }
     CUDA_CHECK(cudaMalloc(&max_bits_dev_, sizeof(uint32_t)));
     CUDA_CHECK(cudaMallocHost(&max_bits_host_, sizeof(uint32_t)));
+    CUDA_CHECK(cudaEventCreateWithFlags(&max_ready_, cudaEventDisableTiming));
   }
   if (mode_ != SliceUploadMode::Interop) host_.resize(set_.total);
   gl::check_gl("creating the slice textures");
@@ -65,7 +66,35 @@ SliceTextures::~SliceTextures() {
   pbo_cuda_.reset();  // unregister before GL deletes the buffer
   if (staging_dev_) cudaFree(staging_dev_);
   if (max_bits_dev_) cudaFree(max_bits_dev_);
+  if (max_ready_) {
+    cudaEventSynchronize(max_ready_);  // the pending copy writes the pinned buffer freed next
+    cudaEventDestroy(max_ready_);
+  }
   if (max_bits_host_) cudaFreeHost(max_bits_host_);
+}
+
+void SliceTextures::take_max() const {
+  float m;
+  std::memcpy(&m, max_bits_host_, sizeof m);
+  max_abs_ = m;
+  max_pending_ = false;
+}
+
+float SliceTextures::max_abs() const {
+  if (max_pending_) {
+    CUDA_CHECK(cudaEventSynchronize(max_ready_));
+    take_max();
+  }
+  return max_abs_;
+}
+
+float SliceTextures::max_abs_latest() const {
+  if (max_pending_) {
+    const cudaError_t q = cudaEventQuery(max_ready_);
+    if (q == cudaSuccess) take_max();
+    else if (q != cudaErrorNotReady) CUDA_CHECK(q);
+  }
+  return max_abs_;
 }
 
 void SliceTextures::update(const FieldView& field, const SlicePositions& pos, cudaStream_t stream) {
@@ -81,23 +110,30 @@ void SliceTextures::update(const FieldView& field, const SlicePositions& pos, cu
 
   switch (mode_) {
     case SliceUploadMode::Interop: {
+      // The previous update's copy into the pinned word must land before this one is queued.
+      if (max_pending_) max_abs_latest();
+      if (max_pending_) {
+        CUDA_CHECK(cudaEventSynchronize(max_ready_));
+        take_max();
+      }
       {
         ScopedMap map(pbo_cuda_->resource(), stream);
         size_t bytes = 0;
         float* dst = static_cast<float*>(map.pointer(&bytes));
         extract_slices_device(field, set_, dst, max_bits_dev_, stream);
         CUDA_CHECK(cudaMemcpyAsync(max_bits_host_, max_bits_dev_, sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
-      }  // unmap: GL commands issued after this see the kernel's writes
-      CUDA_CHECK(cudaStreamSynchronize(stream));
+        CUDA_CHECK(cudaEventRecord(max_ready_, stream));
+        max_pending_ = true;
+      }  // unmap on `stream`: GL work issued after it starts only when the extraction is done
       upload_from(nullptr, true);
-      break;
+      return;
     }
     case SliceUploadMode::Staged:
       extract_slices_device(field, set_, staging_dev_, max_bits_dev_, stream);
       CUDA_CHECK(cudaMemcpyAsync(max_bits_host_, max_bits_dev_, sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
       CUDA_CHECK(cudaMemcpyAsync(host_.data(), staging_dev_, set_.total * sizeof(float), cudaMemcpyDeviceToHost,
                                  stream));
-      CUDA_CHECK(cudaStreamSynchronize(stream));
+      CUDA_CHECK(cudaStreamSynchronize(stream));  // the host upload needs the slices here
       upload_from(host_.data(), false);
       break;
     case SliceUploadMode::Upload:

@@ -37,14 +37,22 @@ class SliceTextures {
 
   // Refreshes the textures from `field` (same nx, ny, nz as at construction;
   // precision and padding may differ). `stream`: the solver's CUDA stream
-  // (ignored for host fields); the caller need not synchronise it.
+  // (ignored for host fields); the caller need not synchronise it. In interop
+  // mode nothing waits on the host: the slices are extracted on `stream` after
+  // the work already queued there (the frame's last step), and unmapping orders
+  // them before the GL upload and every draw issued after it.
   void update(const FieldView& field, const SlicePositions& pos, cudaStream_t stream);
 
   GLuint texture(SliceAxis a) const { return tex_[(int)a].id(); }
   int width(SliceAxis a) const { return set_.planes[(int)a].width; }
   int height(SliceAxis a) const { return set_.planes[(int)a].height; }
   const SlicePositions& positions() const { return pos_; }
-  float max_abs() const { return max_abs_; }  // over the three slices at the last update
+  // Max |u| over the three slices at the last update; waits for that update's
+  // extraction when it is still running on the device.
+  float max_abs() const;
+  // The newest max |u| the device has finished, without waiting: the last update's
+  // when its extraction is done, else the one before (the GUI's colour range).
+  float max_abs_latest() const;
   SliceUploadMode mode() const { return mode_; }
   // Why interop is not used (empty when it is).
   const std::string& interop_note() const { return interop_note_; }
@@ -73,7 +81,10 @@ class SliceTextures {
   float* staging_dev_ = nullptr;      // staged mode: packed slices on the device
   uint32_t* max_bits_dev_ = nullptr;  // device max |u| bits
   uint32_t* max_bits_host_ = nullptr; // pinned
-  float max_abs_ = 0.0f;
+  cudaEvent_t max_ready_ = nullptr;   // recorded after the copy of max_bits_host_
+  mutable bool max_pending_ = false;  // max_bits_host_ not yet read for the last update
+  mutable float max_abs_ = 0.0f;
+  void take_max() const;
 };
 
 }  // namespace ws::render

@@ -66,7 +66,7 @@ struct Display {
       if (!o.triangles.empty()) obstacles = std::make_unique<render::ObstacleMesh>(o.triangles);
     }
     slices->update(m.solver().current_field(), pos, m.cuda()->stream());
-    scale.observe(slices->max_abs());
+    scale.observe(slices->max_abs_latest());  // as the GUI: no wait for the device
     renderer.draw_3d(view_3d, camera, *slices, room, scale, {}, obstacles.get());
     renderer.draw_2d(view_2d, render::SliceAxis::XY, *slices, room, scale);
     glFinish();  // the frame is on the screen when the GPU has drawn it

@@ -16,7 +16,7 @@ void draw_colour_section(GuiContext& ctx) {
                      ImGuiSliderFlags_Logarithmic);
   }
   if (s.decibels) ImGui::SliderFloat("dB span", &s.db_span, 10.0f, 120.0f, "%.0f dB");
-  ImGui::Text("shown: +-%.4g (max |u| on slices %.4g)", s.range_max(), ctx.session->slices().max_abs());
+  ImGui::Text("shown: +-%.4g (max |u| on slices %.4g)", s.range_max(), ctx.session->slices().max_abs_latest());
   if (s.automatic && ImGui::Button("freeze as fixed")) {
     s.fixed_max = s.range_max();
     s.automatic = false;

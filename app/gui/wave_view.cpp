@@ -45,7 +45,7 @@ std::string WaveView::variant_key() { return gui::variant_key(session_->model())
 void WaveView::refresh(GuiContext& ctx) {
   session_->update_slices(ctx.slice_pos);
   ctx.slice_pos = session_->slices().positions();
-  ctx.scale.observe(session_->slices().max_abs());
+  ctx.scale.observe(session_->slices().max_abs_latest());  // never waits for the device
 }
 
 void WaveView::draw_3d(GuiContext& ctx, WindowViews& v, int fb_w, int fb_h) {
