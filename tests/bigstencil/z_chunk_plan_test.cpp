@@ -55,5 +55,27 @@ TEST(ZChunkPlan, EveryPlaneIsInExactlyOneChunkAndNoChunkExceedsTheCap) {
       }
 }
 
+TEST(ZChunkPlan, WaveBalancedChunksFillTheLastWave) {
+  // 512^3 with 64 x 32 tiles: 8 x 16 = 128 blocks per plane; 3 blocks per SM on 132 SMs.
+  const int len = big::wave_balanced_chunk_planes(512, 128, 16, 396);
+  EXPECT_EQ(chunks(512, len), 3);  // 384 blocks, 0.97 of one wave (4 chunks: 1.29 waves)
+  // 2 blocks per SM: 2 chunks are 256 of 264 slots (4 would be 512 of 528, for more cuts).
+  EXPECT_EQ(chunks(512, big::wave_balanced_chunk_planes(512, 128, 16, 264)), 2);
+  // A plane that alone fills many waves is not cut.
+  EXPECT_EQ(big::wave_balanced_chunk_planes(850, 100000, 16, 396), 850);
+}
+
+TEST(ZChunkPlan, WaveBalancedChunksKeepMinimumLengthAndCoverTheColumn) {
+  for (int nz : {1, 7, 16, 100, 513, 850, 2000})
+    for (long long xy : {1LL, 37LL, 128LL, 608LL, 5000LL})
+      for (int minp : {1, 16, 32}) {
+        const int len = big::wave_balanced_chunk_planes(nz, xy, minp, 396);
+        ASSERT_GE(len, 1);
+        ASSERT_LE(len, nz);
+        EXPECT_GE(len, std::min(nz, minp)) << nz << " " << xy << " " << minp;
+        EXPECT_GE((long long)chunks(nz, len) * len, nz);
+      }
+}
+
 }  // namespace
 }  // namespace ws::testing

@@ -9,16 +9,20 @@
 // The weights sit in __constant__ memory as a dense (2R+1)^3 cube (zeros where
 // the stencil has no point) and the loops over the cube are unrolled with R a
 // template parameter, so every weight is an immediate constant-bank operand of
-// an FMA. The update is 2u - u^{n-1} + sum_{p != 0} lambda^2 w_p (u(x+p) - u(x))
-// (exact_update.cuh), each difference taken as the difference from the centre
-// column (x, plane k) in the same row plus the centre column's own difference
-// along y:
-//   u(x+p) - u(x) = [u(x+p) - c(y+dy)] + [c(y+dy) - c(y)],  c = the centre column,
-// so a column's differences are formed once per row and shared by the NY
-// outputs, and the second part costs 2R FMAs per output with the weights summed
-// over (dz, dx) (stored in the centre column's slots of the cube, which the first
-// part does not use). Every difference is exactly 0 for a constant field, which
-// is then a fixed point bit for bit; the centre weight is not used.
+// an FMA. The update is evaluated on the field shifted by a reference value r,
+// one per block (u^n at the block's first point of its z chunk):
+//   u^{n+1} = (2r - u^{n-1}) + sum_{p in cube} c_p (u(x+p) - r),
+//   c_0 = 2 - lambda^2 sum_{p != 0} w_p,  c_p = lambda^2 w_p,
+// which equals 2u - u^{n-1} + lambda^2 sum_{p != 0} w_p (u(x+p) - u(x)) in exact
+// arithmetic (the c_p sum to 2). The ring of planes holds the shifted values
+// u - r, each formed once when its plane is loaded (one subtraction per value
+// loaded, about 1.2 per output). For a constant field every shifted value is
+// exactly 0, so the sum is exactly 0 whatever the rounding of the c_p and the
+// output is 2r - u^{n-1} = c bit for bit (exact_update.cuh, "a shared reference");
+// u - r is exact (Sterbenz) wherever the field lies within a factor 2 of r, so the
+// terms carry the size of the wave, not of the field's mean. (They are added to
+// 2r - u^{n-1} one by one: a separate sum would hold u^{n-1} in NY more registers,
+// which costs occupancy.)
 //
 // Register blocking along y: each thread computes NY = 4 consecutive
 // points of a column, and for each (dz, dx) it reads the NY + 2R values of the
@@ -66,7 +70,9 @@ __global__ void __launch_bounds__(kMaxThreads) compact_tiled_kernel(T* __restric
   const int pitch = (int)L.pitch;
   const int64_t plane = L.plane;
 
-  // Loads plane kk (with its R halo) into ring slot `slot`; cells beyond the halo ring are skipped
+  const T r = __ldg(uc + L.index(min(i0, L.nx - 1), min(j0, L.ny - 1), k0));  // the block's reference (see above)
+
+  // Loads plane kk (with its R halo), shifted by r, into ring slot `slot`; cells beyond the halo ring are skipped
   // (only threads that do not write ever read them).
   auto load_plane = [&](const T* base, int slot) {
     T* dst = ring + slot * ps;
@@ -76,7 +82,7 @@ __global__ void __launch_bounds__(kMaxThreads) compact_tiled_kernel(T* __restric
       const T* src = base + y * pitch;
       for (int cx = tx; cx < tw; cx += bx) {
         const int x = i0 - R + cx;
-        if (x < L.nx + R) dst[row * tw + cx] = __ldg(src + x);
+        if (x < L.nx + R) dst[row * tw + cx] = __ldg(src + x) - r;
       }
     }
   };
@@ -100,21 +106,8 @@ __global__ void __launch_bounds__(kMaxThreads) compact_tiled_kernel(T* __restric
     if (newest >= D) newest -= D;
     load_plane(base, newest);
     __syncthreads();
-    T cen[NY + 2 * R];  // the centre column: u^n at x = i in plane k (slot oldest + R), rows jt - R ..
-    {
-      int slot = oldest + R;
-      if (slot >= D) slot -= D;
-      const T* pl = ring + slot * ps + (ty * NY) * tw + tx + R;
 #pragma unroll
-      for (int q = 0; q < NY + 2 * R; ++q) cen[q] = pl[q * tw];
-#pragma unroll
-      for (int o = 0; o < NY; ++o) {
-        acc[o] = ex::leapfrog(cen[o + R], acc[o]);
-#pragma unroll
-        for (int dy = 0; dy < D; ++dy)  // the centre column's y differences, weights summed over (dz, dx)
-          if (dy != R) acc[o] = fma(cube_weight<T>((R * D + dy) * D + R), cen[o + dy] - cen[o + R], acc[o]);
-      }
-    }
+    for (int o = 0; o < NY; ++o) acc[o] = ex::leapfrog(r, acc[o]);
 #pragma unroll
     for (int dz = 0; dz < D; ++dz) {
       int slot = oldest + dz;
@@ -122,10 +115,9 @@ __global__ void __launch_bounds__(kMaxThreads) compact_tiled_kernel(T* __restric
       const T* pl = ring + slot * ps + (ty * NY) * tw + tx;
 #pragma unroll
       for (int dx = 0; dx < D; ++dx) {
-        if (dz == R && dx == R) continue;  // the centre column: its differences from itself are 0
-        T colv[NY + 2 * R];  // differences from the centre column, row by row
+        T colv[NY + 2 * R];
 #pragma unroll
-        for (int q = 0; q < NY + 2 * R; ++q) colv[q] = pl[q * tw + dx] - cen[q];
+        for (int q = 0; q < NY + 2 * R; ++q) colv[q] = pl[q * tw + dx];
 #pragma unroll
         for (int dy = 0; dy < D; ++dy) {
           const T w = cube_weight<T>((dz * D + dy) * D + dx);
@@ -155,15 +147,17 @@ void upload_cube(const StepArgs<T>& a, int R, cudaStream_t stream) {
   const int D = 2 * R + 1;
   auto at = [&](int dz, int dy, int dx) { return ((size_t)dz * D + dy) * D + dx; };  // cube indices 0..2R
   std::vector<double> acc((size_t)D * D * D, 0.0);
-  for (const auto& p : a.stencil->points) acc[at(p.dz + R, p.dy + R, p.dx + R)] += a.lambda2 * p.w;
-  // The centre column's slots (offsets dz = dx = 0) hold, for each dy, the weights summed
-  // over (dz, dx); the centre itself (dy = 0) is not used.
-  std::vector<double> col_sum(D, 0.0);
-  for (int dz = 0; dz < D; ++dz)
-    for (int dy = 0; dy < D; ++dy)
-      for (int dx = 0; dx < D; ++dx) col_sum[dy] += acc[at(dz, dy, dx)];
-  for (int dy = 0; dy < D; ++dy) acc[at(R, dy, R)] = dy == R ? 0.0 : col_sum[dy];
+  for (const auto& p : a.stencil->points)  // the stencil's own centre weight is not used
+    if (p.dx != 0 || p.dy != 0 || p.dz != 0) acc[at(p.dz + R, p.dy + R, p.dx + R)] += a.lambda2 * p.w;
   cube.assign(acc.begin(), acc.end());
+  // c_0 = 2 - (the sum of the weights as stored), summed in extended precision: the
+  // kernel's weights then sum to 2 within one rounding of c_0, so the scheme it runs
+  // is the reference's to that rounding (a c_0 off by the rounding of a 124-term
+  // double sum shows as 1e-12 after 200 steps on random fields).
+  long double off_centre = 0.0L;
+  for (size_t n = 0; n < cube.size(); ++n)
+    if (n != at(R, R, R)) off_centre += (long double)cube[n];
+  cube[at(R, R, R)] = T(2.0L - off_centre);
   if constexpr (std::is_same_v<T, float>)
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_cube_f, cube.data(), cube.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
   else

@@ -46,6 +46,20 @@
 // non-fixed wall sums differences (axis_shell_diff, pair_diff, quad_diff);
 // axis_shell_minus, one subtraction per shell, is kept for leggy radii >= 2,
 // which only run between fixed walls, where no mode is neutral.
+//
+// A shared reference. Kernels that accumulate many weighted values per output
+// (the dense cube of compact_tiled, the class sums of zsweep_box, which sweep
+// forward in z and meet an output's centre only after some of its neighbours)
+// shift the field by one reference value r per thread, v = u - r (r is u^n at one
+// point the thread updates), and evaluate
+//   u^{n+1} = (2r - u^{n-1}) + sum_p c_p v(x+p),  c_0 = 2 - lambda^2 sum_{p != 0} w_p,
+// with c_p = lambda^2 w_p for p != 0, which is the update above in exact arithmetic
+// (sum_p c_p v(x+p) = 2(u - r) + lambda^2 sum_{p != 0} w_p (u(x+p) - u)). For a
+// constant field r = c and every v is exactly 0, so the weighted sum is exactly 0
+// whatever the rounding of the c_p, and the result is leapfrog(c, c) = c. For a
+// field, v is exact wherever u lies within a factor 2 of r (Sterbenz) and the sum
+// rounds relative to the wave, as with differences to the centre, at one
+// subtraction per value read instead of one per (output, point).
 #include <cuda_runtime.h>
 
 #include <type_traits>

@@ -2,29 +2,31 @@
 // the 27-point schemes) by the forward z sweep of zsweep_common.cuh, with the
 // sums over mirror images formed before any multiplication.
 //
-// The weight of such a stencil depends on (|dx|, |dy|, |dz|) only. With
-//   S_ab(p) = sum of u over the n_ab (1, 2 or 4) points (x ± a, y ± b) of plane p,
-// the Laplacian at output plane k, written with differences so that a constant
-// field is a fixed point bit for bit (exact_update.cuh), splits as
-//   sum_{c = -R..R} H_|c|(k + c) + sum_{c >= 1} N_c ([u(k+c) - u(k)] + [u(k-c) - u(k)]),
-//   H_c(p) = sum_{(a,b) != 0} w(a,b,c) (S_ab(p) - n_ab u(p)),   N_c = sum_{a,b} n_ab w(a,b,c):
-// each off-centre point's u(x+p) - u(x) is taken as its difference from the
-// centre column in its own plane plus the centre column's difference between
-// the planes. So plane p contributes 2u + H_0 to output p and H_c to outputs
-// p - c and p + c, and the centre column's z differences go through the plane
-// differences d(p) = u(p) - u(p-1) (u(p-1) kept in a register per output) as in
-// zsweep_leggy.cu: +W_j d(p) to output p - j and -W_j d(p) to output p + j - 1,
-// W_j = N_j + ... + N_R. For a constant every class difference (a sum of 2 or 4
-// equal values minus 2u or 4u) and d(p) are exactly 0, so the queue holds exactly
-// 2c until u^{n-1} = c is subtracted. Per output and plane that is (R+1)^2 class
-// sums and ((R+1)^2 - 1)(R+1) + 2R FMAs: 28 for the 125-point box instead of 125,
-// and 2R + 1 shared loads (the x neighbours of the NY + 2R rows of the thread's
-// column, shared by its NY outputs) instead of the (2R+1)^2 (NY+2R)/NY = 50 of a
-// dense ring-of-planes kernel. Absent classes (compact stencils) have weight 0 and
-// cost an FMA each, nothing more.
+// The weight of such a stencil depends on (|dx|, |dy|, |dz|) only, so with
+//   S_ab(y) = sum of v over the (up to 4) points (x ± a, y ± b) of one plane,
+//   G_c     = sum_{a,b = 0..R} c(a,b,c) S_ab,
+// plane p contributes G_0 to output p and G_c to outputs p - c and p + c.
+// Per output and plane that is (R+1)^2 class sums and (R+1)^3 FMAs: 27 for the
+// 125-point box instead of 125, and 2R + 1 shared loads (the x neighbours of the
+// NY + 2R rows of the thread's column, shared by its NY outputs) instead of the
+// (2R+1)^2 (NY+2R)/NY = 50 of a dense ring-of-planes kernel. Absent classes
+// (compact stencils) have weight 0 and cost an FMA each, nothing more.
 //
-// The weights (lambda^2 w(a,b,c) for (a,b) != 0, lambda^2 W_c in the unused slots
-// (0,0,c)) sit in __constant__ memory; R is a template parameter, so after
+// v is the field shifted by a reference value r, one per thread (u^n at its first
+// output point of the z chunk): v = u - r, and
+//   u^{n+1} = (2r - u^{n-1}) + sum_p c_p v(x+p),  c_0 = 2 - lambda^2 sum_{p != 0} w_p,  c_p = lambda^2 w_p,
+// equal to 2u - u^{n-1} + lambda^2 sum_{p != 0} w_p (u(x+p) - u(x)) in exact arithmetic.
+// For a constant field every v is exactly 0, so the queue holds exactly 0 and the
+// output is 2r - u^{n-1} = c bit for bit (exact_update.cuh, "a shared reference");
+// v is exact wherever the field lies within a factor 2 of r, and the queue sums
+// values of the size of the wave, so its rounding does not scale with the field's
+// mean. One subtraction per value read from the tile. Stencils of radius 2 and more
+// only run between fixed walls (derive.cpp), where no mode is neutral and exact on
+// constants is enough: there the x pairs are summed first and shifted once,
+// (u(x-a) + u(x+a)) - 2r, which is 0 for a constant (2c - 2c) at one subtraction
+// per pair instead of two.
+//
+// The class weights sit in __constant__ memory; R is a template parameter, so after
 // unrolling every weight is a constant-bank operand. They are uploaded, on the
 // launch stream, only when the (stencil, lambda, R, precision) key changes.
 #include <cmath>
@@ -36,6 +38,9 @@
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/bigstencil_launch.hpp"
+#include "cuda/kernels/exact_update.cuh"
+#include "cuda/kernels/launch_geometry.hpp"
+#include "cuda/kernels/z_chunk_plan.hpp"
 #include "cuda/kernels/zsweep_common.cuh"
 
 namespace ws {
@@ -109,11 +114,8 @@ __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_box_kernel(T* __restri
   for (int d = 0; d < D; ++d)
 #pragma unroll
     for (int o = 0; o < NY; ++o) Q[d][o] = T(0);
-  // u(p - 1) at the thread's outputs. The first plane's difference (against 0)
-  // only reaches outputs below k0, which are never written.
-  T v_prev[NY];
-#pragma unroll
-  for (int o = 0; o < NY; ++o) v_prev[o] = T(0);
+  const T r = __ldg(uc + L.index(min(i, L.nx - 1), min(jt, L.ny - 1), sw.k0));  // the reference (see above)
+  const T two_r = r + r;
 
   // The queue never shifts: the plane loop is unrolled D times and the logical
   // Q[d] of plane p_first + D n + u lives in register Q[(d + u) % D].
@@ -133,47 +135,36 @@ __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_box_kernel(T* __restri
         sw.issue(p + S - 1, sn, L);
       }
       const T* t = sw.in + slot * sw.ts + (ty * NY) * sw.tw + tx + sw.A;  // tile row of y = jt - R, column x = i
-      // X[a][q] = u(x - a) + u(x + a) on row q of the column (X[0] = u(x)).
+      // X[a][q] = v(x - a) + v(x + a) on row q of the column (X[0] = v(x)).
       T X[R + 1][NY + 2 * R];
 #pragma unroll
       for (int q = 0; q < NY + 2 * R; ++q) {
-        const T* r = t + q * sw.tw;
-        X[0][q] = r[0];
+        const T* row = t + q * sw.tw;
+        X[0][q] = row[0] - r;
 #pragma unroll
-        for (int a = 1; a <= R; ++a) X[a][q] = r[-a] + r[a];
+        for (int a = 1; a <= R; ++a) {
+          if constexpr (R == 1) X[a][q] = (row[-a] - r) + (row[a] - r);
+          else X[a][q] = (row[-a] + row[a]) - two_r;  // see above: radius >= 2 runs between fixed walls only
+        }
       }
 #pragma unroll
       for (int o = 0; o < NY; ++o) {
-        const T v = X[0][o + R];
-        const T two_v = v + v, four_v = two_v + two_v;
-        // H[c] = sum_{(a,b) != 0} w(a,b,c) (S_ab - n_ab u), plus 2u in H[0]: all 0 but 2u for a constant.
-        T H[R + 1];
-        H[0] = two_v;
+        T G[R + 1];
 #pragma unroll
-        for (int cc = 1; cc <= R; ++cc) H[cc] = T(0);
+        for (int cc = 0; cc <= R; ++cc) G[cc] = T(0);
 #pragma unroll
         for (int a = 0; a <= R; ++a)
 #pragma unroll
           for (int b = 0; b <= R; ++b) {
-            if (a == 0 && b == 0) continue;
             const T s = b == 0 ? X[a][o + R] : X[a][o + R - b] + X[a][o + R + b];
-            const T d = s - (a > 0 && b > 0 ? four_v : two_v);
 #pragma unroll
-            for (int cc = 0; cc <= R; ++cc) H[cc] = fma(class_weight<T, R>(a, b, cc), d, H[cc]);
+            for (int cc = 0; cc <= R; ++cc) G[cc] = fma(class_weight<T, R>(a, b, cc), s, G[cc]);
           }
-        Q[(R + u) % D][o] += H[0];
+        Q[(R + u) % D][o] += G[0];
 #pragma unroll
         for (int cc = 1; cc <= R; ++cc) {
-          Q[(R - cc + u) % D][o] += H[cc];
-          Q[(R + cc + u) % D][o] += H[cc];
-        }
-        // The centre column's z differences through d(p) = u(p) - u(p - 1).
-        const T dz = v - v_prev[o];
-        v_prev[o] = v;
-#pragma unroll
-        for (int j = 1; j <= R; ++j) {
-          Q[(R - j + u) % D][o] = fma(class_weight<T, R>(0, 0, j), dz, Q[(R - j + u) % D][o]);
-          Q[(R + j - 1 + u) % D][o] = fma(-class_weight<T, R>(0, 0, j), dz, Q[(R + j - 1 + u) % D][o]);
+          Q[(R - cc + u) % D][o] += G[cc];
+          Q[(R + cc + u) % D][o] += G[cc];
         }
       }
       if (col_in && kout >= sw.k0) {
@@ -181,7 +172,7 @@ __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_box_kernel(T* __restri
         T* optr = out0 + (int64_t)(kout - sw.k0) * plane;
 #pragma unroll
         for (int o = 0; o < NY; ++o)
-          if (jt + o < L.ny) optr[o * pitch] = Q[u][o] - pv[o * blockDim.x];
+          if (jt + o < L.ny) optr[o * pitch] = Q[u][o] + ex::leapfrog(r, pv[o * blockDim.x]);
       }
 #pragma unroll
       for (int o = 0; o < NY; ++o) Q[u][o] = T(0);  // logical Q[0], written: next plane's Q[D - 1]
@@ -203,17 +194,20 @@ void upload_classes(const StepArgs<T>& a, int R, cudaStream_t stream) {
   const int D = 2 * R + 1;
   const std::vector<double> cube = dense_cube(*a.stencil, R);
   table.assign((size_t)(R + 1) * (R + 1) * (R + 1), T(0));
-  auto at = [&](int c, int b, int x) -> T& { return table[((size_t)c * (R + 1) + b) * (R + 1) + x]; };
-  double tail = 0.0;  // W_c = N_c + ... + N_R, N_c = sum_{x,b} n_xb w(x,b,c)
-  for (int c = R; c >= 0; --c) {
+  // c_0 = 2 - sum_{p != 0} c_p over the weights as stored (each class weight times its
+  // 1 .. 8 mirror images), summed in extended precision so that the kernel's weights sum
+  // to 2 within one rounding of c_0 (see compact_tiled.cu).
+  long double off_centre = 0.0L;
+  for (int c = 0; c <= R; ++c)
     for (int b = 0; b <= R; ++b)
       for (int x = 0; x <= R; ++x) {
+        if (x == 0 && b == 0 && c == 0) continue;  // the stencil's own centre weight is not used
         const double w = cube[((size_t)(c + R) * D + (b + R)) * D + (x + R)];
-        if (c >= 1) tail += (x > 0 ? 2 : 1) * (b > 0 ? 2 : 1) * w;
-        if (x > 0 || b > 0) at(c, b, x) = T(a.lambda2 * w);
+        const T stored = T(a.lambda2 * w);
+        table[((size_t)c * (R + 1) + b) * (R + 1) + x] = stored;
+        off_centre += (long double)((x > 0 ? 2 : 1) * (b > 0 ? 2 : 1) * (c > 0 ? 2 : 1)) * (long double)stored;
       }
-    if (c >= 1) at(c, 0, 0) = T(a.lambda2 * tail);  // the centre column's slot holds W_c
-  }
+  table[0] = T(2.0L - off_centre);  // c_0
   if constexpr (std::is_same_v<T, float>)
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_sym_f, table.data(), table.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
   else
@@ -226,10 +220,14 @@ template <class T, int R, int NY>
 void launch_r(const StepArgs<T>& a, const BlockShape& b, cudaStream_t stream, const char* name) {
   const FieldLayout& L = a.layout;
   const long long gx = big::cdiv(L.nx, b.x), gy = big::cdiv(L.ny, (long long)b.y * NY);
-  const int planes = zs::chunk_planes(L.nz, gx * gy, std::max(16, 4 * R));
-  const dim3 grid = big::grid3(gx, gy, big::cdiv(L.nz, planes), name);
   const size_t smem = zs::sweep_smem_bytes(sizeof(T), b.x, b.y, NY, R);
   big::set_dynamic_smem(zsweep_box_kernel<T, R, NY>, smem, name);
+  // Chunks that fill whole waves of the resident blocks (z_chunk_plan.hpp): at radius 1
+  // in float three blocks fit per SM, and 512^3 would otherwise end on a 29% wave.
+  const long long resident =
+      (long long)resident_blocks_per_sm((const void*)zsweep_box_kernel<T, R, NY>, b.x * b.y, smem) * device_sm_count();
+  const int planes = big::wave_balanced_chunk_planes(L.nz, gx * gy, std::max(16, 4 * R), resident);
+  const dim3 grid = big::grid3(gx, gy, big::cdiv(L.nz, planes), name);
   zsweep_box_kernel<T, R, NY><<<grid, dim3(b.x, b.y, 1), smem, stream>>>(a.u_next, a.u_cur, L, planes);
 }
 

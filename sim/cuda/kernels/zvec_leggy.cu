@@ -66,6 +66,10 @@ __global__ void __launch_bounds__(kZvMaxThreads, MINB)
 #pragma unroll
   for (int d = 0; d < D; ++d) q[d] = lv::ldg<T, N>(cp + (int64_t)(d - M) * plane);
   P prev = lv::ldcs<T, N>(op);
+  // Double leggy:1: two planes per iteration let the loads of the next plane issue
+  // under the arithmetic of this one (80 registers, within the 128 of the launch
+  // bound); ptxas does not unroll the differences-first body on its own.
+#pragma unroll(M == 1 && sizeof(T) == 8 ? 2 : 1)
   for (int k = k0; k < k1; ++k) {
     const bool more = k + 1 < k1;
     P ahead, prev_next;
