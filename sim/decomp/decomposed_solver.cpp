@@ -75,7 +75,7 @@ struct RemoteCut {
   bool up = false;   // the peer lies above (this slab's top planes go out)
   int peer = 0;      // rank
   int tag = 0;
-  std::vector<unsigned char> send, recv;  // host staging for device fields
+  PinnedBuffer<unsigned char> send, recv;  // host staging for device fields (not CUDA-aware MPI)
 };
 
 class DecomposedSolver final : public WaveSolver, public DecompProbe {
@@ -156,9 +156,10 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       r.up = c.below >= 0;
       r.peer = plan_.slabs[c.below >= 0 ? s + 1 : s].owner;
       r.tag = s;  // one cut, one tag; the two directions come from different ranks
-      if (locals_[r.local].device >= 0) {
-        r.send.resize(halo_bytes(layout_, precision_));
-        r.recv.resize(halo_bytes(layout_, precision_));
+      if (locals_[r.local].device >= 0 && !comm_->device_buffers()) {
+        CUDA_CHECK(cudaSetDevice(locals_[r.local].device));
+        r.send = PinnedBuffer<unsigned char>(halo_bytes(layout_, precision_));
+        r.recv = PinnedBuffer<unsigned char>(halo_bytes(layout_, precision_));
       }
       remote_.push_back(std::move(r));
     }
@@ -452,11 +453,11 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       const SlabField f = field_of(l);
       void* out = c.up ? f.top_planes() : f.bottom_planes();
       void* in = c.up ? f.halo_above() : f.halo_below();
-      if (f.device >= 0) {
+      if (f.device >= 0 && c.send.get()) {  // staged: the edge slab's stream is idle after its advance()
         on(l);
-        copy_planes(c.send.data(), -1, out, f.device, bytes);
-        out = c.send.data();
-        in = c.recv.data();
+        copy_planes(c.send.get(), -1, out, f.device, bytes);
+        out = c.send.get();
+        in = c.recv.get();
       }
       comm_->post_recv(c.peer, c.tag, in, bytes);
       comm_->post_send(c.peer, c.tag, out, bytes);
@@ -471,9 +472,9 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     const size_t bytes = halo_bytes(layout_, precision_);
     for (auto& c : remote_) {
       LocalSlab& l = locals_[c.local];
-      if (l.device < 0) continue;
+      if (l.device < 0 || !c.recv.get()) continue;
       const SlabField f = field_of(on(l));
-      copy_planes(c.up ? f.halo_above() : f.halo_below(), f.device, c.recv.data(), -1, bytes);
+      copy_planes(c.up ? f.halo_above() : f.halo_below(), f.device, c.recv.get(), -1, bytes);
     }
   }
 

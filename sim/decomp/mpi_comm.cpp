@@ -11,6 +11,9 @@
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI's extensions: MPIX_Query_cuda_support
+#endif
 #endif
 
 namespace ws {
@@ -48,6 +51,15 @@ class MpiComm final : public SlabComm {
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  // Compiled with CUDA support and confirmed at run time (the library may differ from
+  // the headers'); Debian's Open MPI has none, so halos are staged through the host.
+  bool device_buffers() const override {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    return MPIX_Query_cuda_support() == 1;
+#else
+    return false;
+#endif
+  }
 
   void post_send(int to, int tag, const void* data, size_t bytes) override {
     requests_.emplace_back();

@@ -15,7 +15,10 @@ class SlabComm {
   virtual int rank() const = 0;
   virtual int size() const = 0;
 
-  // Post a transfer of host memory; the buffers stay untouched until wait_all().
+  // Whether post_send/post_recv accept CUDA device pointers (a CUDA-aware MPI).
+  virtual bool device_buffers() const { return false; }
+  // Post a transfer (host memory, or device memory when device_buffers()); the buffers
+  // stay untouched until wait_all().
   virtual void post_send(int to_rank, int tag, const void* data, size_t bytes) = 0;
   virtual void post_recv(int from_rank, int tag, void* data, size_t bytes) = 0;
   virtual void wait_all() = 0;
