@@ -309,6 +309,14 @@ class CudaSolver final : public CudaWaveSolver {
     long long launches = 0;
     bool counter_set = false;
     int left = steps;
+    if (!graph_warm_) {
+      // One step launched on the stream before the first capture, so that what a launch
+      // function sets up on the host the first time (shared-memory opt-ins, tensor maps)
+      // happens outside the capture, where it cannot invalidate it.
+      launches += advance_unfused(1);
+      graph_warm_ = true;
+      if (--left == 0) return launches;
+    }
     while (left > 0) {
       long long room = nrec_ > 0 ? kChunk - slot_ : kChunk;
       if (room == 0) {
@@ -342,6 +350,7 @@ class CudaSolver final : public CudaWaveSolver {
       for (auto& g : by_parity) g = StepGraph();
     graph_note_.clear();
     graph_kernels_per_step_ = -1.0;
+    graph_warm_ = false;
   }
 
   // The sampled signals' tracks and their device window (before the sources point into it).
@@ -436,6 +445,7 @@ class CudaSolver final : public CudaWaveSolver {
   std::string graph_note_;
   double graph_kernels_per_step_ = -1.0;
   double host_launches_per_step_ = 0.0;
+  bool graph_warm_ = false;  // a step of the current configuration has run on the stream
 };
 
 }  // namespace
