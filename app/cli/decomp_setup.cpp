@@ -88,8 +88,11 @@ DecompSetup make_decomp_setup(const DecompArgs& a, BackendChoice backend) {
       throw std::invalid_argument("no usable CUDA device: " + info.reason);
     }
   }
+  // Under mpirun --gpus counts per rank: the ranks of one machine take consecutive groups.
+  const int first = d.mpi ? local_rank(d.mpi->rank()) * gpus : 0;
+  const int present = gpus > 0 ? cuda_device_count() : 0;
   for (int g = 0; g < gpus; ++g)
-    for (int q = 0; q < a.slabs_per_gpu; ++q) d.options.devices.push_back(g);
+    for (int q = 0; q < a.slabs_per_gpu; ++q) d.options.devices.push_back((first + g) % present);
   // One slab on one GPU in one process is the ordinary solver (and may use any kernel).
   if (d.options.devices.size() == 1 && !d.options.comm) d.options.devices.clear();
   d.options.slabs_per_process = d.options.devices.empty() ? 1 : (int)d.options.devices.size();
