@@ -2,13 +2,39 @@
 // how many steps each frame advances (fixed, budgeted, or paced by the audio).
 #include <imgui.h>
 
+#include <cstdlib>
+
 #include "gui/panel.hpp"
+#include "gui/session.hpp"
 #include "playback/audio_session.hpp"
 
 namespace ws::gui {
 
+namespace {
+
+// After a solver fault (the message is ctx.blowup, at the top of the panel): the model can
+// go on with the CPU solver, from the field at the fault when it was read back.
+// WS_GUI_CONTINUE_ON_CPU=1 presses the button as soon as it shows (scripted runs, tests).
+void draw_solver_fault(GuiContext& ctx) {
+  if (!ctx.session || !ctx.model().faulted()) return;
+  static const bool scripted = std::getenv("WS_GUI_CONTINUE_ON_CPU") != nullptr;
+  ImGui::TextWrapped("%s", ctx.model().fault_field_kept()
+                               ? "The solver failed; the field and the receivers were kept."
+                               : "The solver failed; the receivers were kept, the field was lost.");
+  if (ImGui::Button("Continue on the CPU solver") || scripted) {
+    ctx.pending.actions.push_back([](GuiContext& c) {
+      c.session->continue_on_cpu();
+      c.blowup.clear();
+      c.run.running = true;
+    });
+  }
+}
+
+}  // namespace
+
 void draw_run_section(GuiContext& ctx) {
   RunControls& r = ctx.run;
+  draw_solver_fault(ctx);
   if (ImGui::Button(r.running ? "Pause" : "Run", ImVec2(70, 0))) {
     r.running = !r.running;
     if (r.running) ctx.blowup.clear();

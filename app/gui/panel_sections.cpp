@@ -30,7 +30,11 @@ void draw_panel(GuiContext& ctx, const std::vector<PanelSection>& sections) {
   ImGui::Begin("wavescope");
   // The backend line is always visible: which solver runs, or why the CPU one does.
   ImGui::TextWrapped("%s", ctx.view->backend_note().c_str());
-  if (!ctx.blowup.empty()) ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%s", ctx.blowup.c_str());
+  if (!ctx.blowup.empty()) {  // wrapped: a solver fault's message names the error and what was kept
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%s", ctx.blowup.c_str());
+    ImGui::PopTextWrapPos();
+  }
   if (!ctx.action_error.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "%s", ctx.action_error.c_str());
   for (const auto& sec : sections) {
     if (!sec.applies_to(ctx)) continue;

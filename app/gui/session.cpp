@@ -13,6 +13,11 @@ Session::Session(const std::string& scene_path, BackendChoice backend) : path_(s
   refresh_room();
 }
 
+void Session::continue_on_cpu() {
+  model_->continue_on_cpu();
+  slices_ = std::make_unique<render::SliceTextures>(model_->solver().current_field());
+}
+
 void Session::update_slices(const render::SlicePositions& pos) {
   cudaStream_t stream = model_->cuda() ? model_->cuda()->stream() : nullptr;
   slices_->update(model_->solver().current_field(), pos, stream);

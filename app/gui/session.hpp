@@ -27,6 +27,9 @@ class Session {
   void refresh_room() { room_ = render::make_room_geometry(model_->scene(), model_->grid()); }
   // Pulls the current field into the slice textures (interop on CUDA).
   void update_slices(const render::SlicePositions& pos);
+  // After a solver fault: the model goes on with the CPU solver (WaveModel::continue_on_cpu)
+  // and the slice textures, fed from the host from now on, are made anew.
+  void continue_on_cpu();
 
  private:
   std::string path_;
