@@ -83,18 +83,41 @@ DryKind dry_kind_from_name(const std::string& name) {
 }
 
 namespace {
-DryParams dry_params(const std::string& name) {
+DryParams dry_params(const std::string& name, double gen_rate_hz) {
   DryParams p;
   p.kind = dry_kind_from_name(name);
   p.amplitude = 1.0;  // the source's amplitude scales it
+  p.chirp_end_hz = std::min(p.chirp_end_hz, 0.2 * gen_rate_hz);
+  p.chirp_start_hz = std::min(p.chirp_start_hz, 0.5 * p.chirp_end_hz);
   return p;
 }
 }  // namespace
 
 DrySampleStream::DrySampleStream(const std::string& name, double rate_hz)
-    : name_(name), rate_hz_(rate_hz), gen_(dry_params(name), rate_hz) {}
+    : name_(name), rate_hz_(rate_hz), gen_(dry_params(name, rate_hz / 2), rate_hz / 2),
+      resampler_(1, ResampleQuality::Best) {}
 
 std::string DrySampleStream::describe() const { return "dry " + name_ + " at " + std::to_string((int)rate_hz_) + " Hz"; }
+
+void DrySampleStream::restart() {
+  gen_ = DryGenerator(gen_.params(), rate_hz_ / 2);
+  resampler_.reset();
+  ready_.clear();
+  ready_pos_ = 0;
+}
+
+void DrySampleStream::produce(float* out, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    while (ready_pos_ == ready_.size()) {
+      block_.resize(kBlockFrames / 4);
+      gen_.generate(block_.data(), block_.size());
+      ready_.clear();
+      ready_pos_ = 0;
+      resampler_.process(block_.data(), (long)block_.size(), 2.0, ready_);
+    }
+    out[i] = ready_[ready_pos_++];
+  }
+}
 
 std::shared_ptr<SampleStream> make_sample_stream(const SampledSignalSpec& spec, double rate_hz) {
   switch (spec.kind) {

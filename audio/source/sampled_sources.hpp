@@ -49,7 +49,12 @@ class WavSampleStream final : public SampleStream {
   bool flushed_ = false;
 };
 
-// One of the dry signals (sim::dry_signal_names()) at rate_hz with a peak of 1, repeating forever.
+// One of the dry signals (dry_signal_names()) at rate_hz with a peak of about 1, repeating
+// forever. The generator runs at half the simulation rate and libsamplerate converts it up
+// by 2, so nothing lies above a quarter of the simulation rate: a click or a noise burst
+// made at the full rate would be white up to its Nyquist frequency, where the grid's
+// waves travel at the wrong speed. The chirp ends at a tenth of the simulation rate
+// (its usual 8 kHz from 80 kHz up).
 class DrySampleStream final : public SampleStream {
  public:
   DrySampleStream(const std::string& name, double rate_hz);
@@ -57,13 +62,16 @@ class DrySampleStream final : public SampleStream {
   std::string describe() const override;
 
  protected:
-  void produce(float* out, size_t count) override { gen_.generate(out, count); }
-  void restart() override { gen_ = DryGenerator(gen_.params(), rate_hz_); }
+  void produce(float* out, size_t count) override;
+  void restart() override;
 
  private:
   std::string name_;
   double rate_hz_;
-  DryGenerator gen_;
+  DryGenerator gen_;  // at rate_hz / 2
+  StreamResampler resampler_;
+  std::vector<float> block_, ready_;
+  size_t ready_pos_ = 0;
 };
 
 // The dry generator of a scene name (click_train, chirp, plucked_string, noise_bursts);

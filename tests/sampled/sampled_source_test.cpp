@@ -4,6 +4,7 @@
 // scene's response to one unit sample.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <fstream>
@@ -127,17 +128,55 @@ TEST(WavSampleStream, RefusesAMissingFileARatioTooFarAndNonAudio) {
   EXPECT_THROW(audio::WavSampleStream(text, 8000.0), audio::WavError);
 }
 
-TEST(DrySampleStream, GeneratesAtTheSimulationRateAndRestarts) {
-  audio::DrySampleStream s("click_train", 16000.0);
+// Power of x at f_hz (a direct DFT term).
+double power_at(const std::vector<float>& x, double f_hz, double rate_hz) {
+  double re = 0.0, im = 0.0;
+  for (size_t n = 0; n < x.size(); ++n) {
+    re += x[n] * std::cos(2 * M_PI * f_hz * n / rate_hz);
+    im -= x[n] * std::sin(2 * M_PI * f_hz * n / rate_hz);
+  }
+  return re * re + im * im;
+}
+
+// The dry signals keep their period at the simulation rate and leave the top half of its
+// band empty (generated at half the rate, converted up), and a read before the history
+// regenerates them identically.
+TEST(DrySampleStream, BandLimitedAtTheSimulationRateAndRestarts) {
+  const double rate = 16000.0;
+  audio::DrySampleStream s("click_train", rate);
   EXPECT_EQ(s.length(), -1);
-  const auto y = read_all(s, 0, 40000);
-  for (size_t n = 0; n < y.size(); ++n) ASSERT_EQ(y[n], n % 16000 == 0 ? 1.0f : 0.0f) << n;  // 1 s period, peak 1
-  audio::DrySampleStream noise("noise_bursts", 16000.0);
-  const auto a = read_all(noise, 100, 3000);
+  const auto y = read_all(s, 0, 48000);
+  for (size_t k = 0; k < 3; ++k) {  // a click per second, on its sample, peak about 1
+    size_t at = k * 16000;
+    for (size_t n = k * 16000; n < (k + 1) * 16000; ++n)
+      if (std::fabs(y[n]) > std::fabs(y[at])) at = n;
+    EXPECT_EQ(at, k * 16000) << k;
+    EXPECT_GT(y[at], 0.9f) << k;
+  }
+  // Power in the lower and upper quarter of the band, of one whole click or burst mid-window.
+  auto bands = [rate](const std::vector<float>& x) {
+    double low = 0.0, high = 0.0;
+    for (int k = 0; k < 20; ++k) {
+      low += power_at(x, (0.05 + 0.01 * k) * rate, rate);
+      high += power_at(x, (0.3 + 0.01 * k) * rate, rate);
+    }
+    return std::make_pair(low, high);
+  };
+  const auto click = bands(std::vector<float>(y.begin() + 8000, y.begin() + 24000));
+  EXPECT_LT(click.second, 1e-8 * click.first);
+  audio::DrySampleStream noise("noise_bursts", rate);
+  const auto burst = bands(read_all(noise, 8000, 16000));
+  EXPECT_LT(burst.second, 1e-8 * burst.first);
+  const auto a = read_all(noise, 100, 16000);
   (void)read_all(noise, 200000, 10);
-  const auto b = read_all(noise, 100, 3000);  // back before the history: regenerated identically
+  const auto b = read_all(noise, 100, 16000);  // back before the history: regenerated identically
   EXPECT_EQ(a, b);
-  EXPECT_THROW(audio::DrySampleStream("violin", 16000.0), std::invalid_argument);
+  EXPECT_THROW(audio::DrySampleStream("violin", rate), std::invalid_argument);
+  for (const auto& name : dry_signal_names()) {  // every name plays at a low rate too
+    audio::DrySampleStream d(name, 1000.0);
+    const auto z = read_all(d, 0, 3000);
+    EXPECT_GT(*std::max_element(z.begin(), z.end()), 0.1f) << name;
+  }
 }
 
 // ---- scene keys ----
