@@ -60,6 +60,13 @@ void print_table(const std::vector<ScalingRecord>& recs, const std::string& what
 
 int run_scaling(const ScalingArgs& a) {
   const BackendChoice backend = parse_backend(a.backend);
+  if (backend != BackendChoice::Cpu) {  // as the other benchmarks: no GPU is status 1, not bad input
+    const CudaDeviceInfo dev = query_cuda_device();
+    if (!dev.usable) {
+      std::cerr << "bench scaling needs a CUDA GPU (or --backend cpu): " << dev.reason << "\n";
+      return 1;
+    }
+  }
   ScalingOptions o;
   DecompSetup setup;
   try {
@@ -96,11 +103,6 @@ int run_scaling(const ScalingArgs& a) {
       return 2;
     }
   } else {
-    const CudaDeviceInfo dev = query_cuda_device();
-    if (!dev.usable) {
-      std::cerr << "bench scaling needs a CUDA GPU (or --backend cpu): " << dev.reason << "\n";
-      return 1;
-    }
     o.devices = setup.options.devices;
     if (o.devices.empty()) o.devices = {0};  // --gpus 1
     parts = (int)o.devices.size();
