@@ -24,6 +24,7 @@
 #include "room_geometry.hpp"
 #include "scene/scene_json.hpp"
 #include "slice_textures.hpp"
+#include "source/sampled_sources.hpp"
 #include "view_renderer.hpp"
 #include "wave/wave_model.hpp"
 
@@ -86,6 +87,7 @@ int run_realtime(const RealtimeOptions& o) {
     cfg.scene = load_wave_scene(o.scene);
     if (!o.precision.empty()) cfg.scene.precision = parse_precision(o.precision);
     if (o.rate_hz > 0) cfg.scene.sample_rate_hz = o.rate_hz;
+    audio::load_scene_signals(cfg.scene);  // WAV files and dry signals, at the rate that runs
     (void)derive_grid(cfg.scene);  // a rate the scene cannot run is bad input, reported here
     cfg.scene_label = std::filesystem::path(o.scene).filename().string();
     cfg.kernel = o.kernel;
