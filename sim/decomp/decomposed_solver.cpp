@@ -440,6 +440,8 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       }
   }
 
+  // u^n of a slab, writable: no solver writes its halo planes (FieldLayout), so they are
+  // the decomposition's to fill, and the interior planes are only read from here.
   SlabField field_of(LocalSlab& l) {
     const FieldView v = l.solver->current_field();
     return {const_cast<void*>(v.data), v.layout, v.on_device ? l.device : -1, (int)bytes_of(precision_)};
