@@ -4,8 +4,8 @@
 // the GUI's views drawn offscreen through EGL every frame (display on) or not.
 // The measurement is sim/bench/realtime_bench.*; this file adds the options and
 // the display (the slices written through CUDA-GL interop on the solver's
-// stream, the 3-D and 2-D views drawn as the GUI draws them, then glFinish, the
-// offscreen stand-in for presenting a frame).
+// stream, the 3-D and 2-D views drawn as the GUI draws them, then presented with
+// one frame in flight, the offscreen stand-in for a buffer swap).
 #include <glad/gl.h>
 
 #include <filesystem>
@@ -70,8 +70,29 @@ struct Display {
     scale.observe(slices->max_abs_latest());  // as the GUI: no wait for the device
     renderer.draw_3d(view_3d, camera, *slices, room, scale, {}, obstacles.get());
     renderer.draw_2d(view_2d, render::SliceAxis::XY, *slices, room, scale);
-    glFinish();  // the frame is on the screen when the GPU has drawn it
+    present();
   }
+
+  // A swap chain's pacing offscreen: this frame is submitted, and the host waits only
+  // for the frame before it (one frame in flight), so the next frame's steps are queued
+  // while this one draws, as behind a GUI's buffer swap.
+  void present() {
+    glFlush();
+    if (in_flight) {
+      glClientWaitSync(in_flight, GL_SYNC_FLUSH_COMMANDS_BIT, GLuint64(10) * 1000000000u);
+      glDeleteSync(in_flight);
+    }
+    in_flight = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  }
+  void finish() {
+    glFinish();
+    if (in_flight) glDeleteSync(in_flight);
+    in_flight = nullptr;
+  }
+  ~Display() {
+    if (in_flight) glDeleteSync(in_flight);
+  }
+  GLsync in_flight = nullptr;
 };
 
 std::vector<bool> modes(const std::string& s) {
@@ -82,6 +103,10 @@ std::vector<bool> modes(const std::string& s) {
 
 // Exit status: 0 ok, 1 no GPU or a runtime failure, 2 bad options or scene.
 int run_realtime(const RealtimeOptions& o) {
+  // Declared before cfg, whose closures share the display: destroyed after them, the
+  // GL objects before their context.
+  std::unique_ptr<render::EglContext> egl;
+  std::shared_ptr<Display> display;
   bench::RealtimeConfig cfg;
   try {
     cfg.scene = load_wave_scene(o.scene);
@@ -111,12 +136,11 @@ int run_realtime(const RealtimeOptions& o) {
   InterruptScope interrupt_scope;  // SIGINT/SIGTERM: report the modes measured so far
   cfg.stop_requested = interrupted;
   try {
-    std::unique_ptr<render::EglContext> egl;
-    std::shared_ptr<Display> display;
     if (o.display != "off") {
       egl = std::make_unique<render::EglContext>();
       display = std::make_shared<Display>();
       cfg.draw_frame = [display](WaveModel& m) { display->frame(m); };
+      cfg.finish_display = [display] { display->finish(); };
       cfg.display_note = "EGL " + egl->renderer() + (egl->device().matches_cuda ? " (the CUDA device)" : "") +
                          "; 3-D view 1280x720 and 2-D view 460x380 per frame, slices through " +
                          (render::interop_unavailable_reason().empty() ? "CUDA-GL interop" : "a staged upload");

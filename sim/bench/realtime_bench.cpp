@@ -24,8 +24,8 @@ double median(std::vector<double> v) {
 
 // One repetition: `frames` frames of `per_frame` steps, each followed by the display
 // when asked; seconds between CUDA events on the solver's stream (the advance
-// synchronises that stream each frame, the display waits for GL, so this is the loop's
-// wall time as the GPU saw it).
+// synchronises that stream each frame and the last frame is waited for on screen, so
+// this is the loop's wall time as the GPU saw it).
 double time_frames(WaveModel& m, int frames, int per_frame, const RealtimeConfig& cfg, bool display) {
   CudaEvent a, b;
   cudaStream_t s = m.cuda()->stream();
@@ -34,6 +34,7 @@ double time_frames(WaveModel& m, int frames, int per_frame, const RealtimeConfig
     m.advance(per_frame);
     if (display) cfg.draw_frame(m);
   }
+  if (display && cfg.finish_display) cfg.finish_display();
   b.record(s);
   CUDA_CHECK(cudaEventSynchronize(b.get()));
   return b.ms_since(a) * 1e-3;

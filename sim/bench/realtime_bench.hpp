@@ -34,9 +34,12 @@ struct RealtimeConfig {
   int reps = 5;
   std::vector<bool> graph_modes{false, true};
   std::vector<bool> display_modes{false};
-  // Draws the views of `model` for one frame and waits until the GPU has drawn them
-  // (the GUI's present). Needed when display_modes holds true.
+  // Draws the views of `model` for one frame and presents it as the GUI's swap does
+  // (the frame may still be drawing while the next frame's steps are queued).
+  // Needed when display_modes holds true.
   std::function<void(WaveModel& model)> draw_frame;
+  // Waits until every frame drawn so far is on the screen (end of a timed repetition).
+  std::function<void()> finish_display;
   std::string display_note;    // what the display path is (renderer, interop mode)
   std::function<bool()> stop_requested;
   bool stopped() const { return stop_requested && stop_requested(); }
