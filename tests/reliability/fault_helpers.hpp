@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <poll.h>
@@ -129,16 +130,24 @@ inline ShellResult shell(const std::string& cmd) {
 }
 
 // Starts argv (stdout and stderr into one pipe), waits until its output
-// contains `wait_for` (or the process ends, or wait_s passes), sends `sig`,
-// and collects the rest. status: exit status, 128 + n when killed by signal n.
+// contains `wait_for` `times` times and `after_s` seconds have passed (or the
+// process ends, or wait_s passes), sends `sig`, and collects the rest.
+// status: exit status, 128 + n when killed by signal n.
 struct SignalledRun {
   bool signalled = false;  // the text appeared and the signal was sent
   int status = -1;
   std::string output;
 };
 
+inline size_t count_of(const std::string& text, const std::string& what) {
+  if (what.empty()) return 1;
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
 inline SignalledRun run_and_signal(const std::vector<std::string>& argv, const std::string& wait_for, int sig,
-                                   double wait_s = 120.0) {
+                                   double wait_s = 120.0, size_t times = 1, double after_s = 0.0) {
   SignalledRun r;
   int p[2];
   if (::pipe(p) != 0) return r;
@@ -156,10 +165,12 @@ inline SignalledRun run_and_signal(const std::vector<std::string>& argv, const s
     ::_exit(127);
   }
   ::close(p[1]);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + std::chrono::duration<double>(wait_s);
   char buf[4096];
   for (;;) {
-    if (!r.signalled && r.output.find(wait_for) != std::string::npos) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!r.signalled && count_of(r.output, wait_for) >= times && elapsed >= after_s) {
       ::kill(pid, sig);
       r.signalled = true;
     }
@@ -169,7 +180,7 @@ inline SignalledRun run_and_signal(const std::vector<std::string>& argv, const s
       break;
     }
     pollfd pf{p[0], POLLIN, 0};
-    if (::poll(&pf, 1, (int)left.count()) <= 0) continue;
+    if (::poll(&pf, 1, (int)std::min<long long>(left.count(), r.signalled ? left.count() : 100)) <= 0) continue;
     const ssize_t n = ::read(p[0], buf, sizeof buf);
     if (n <= 0) break;
     r.output.append(buf, (size_t)n);
