@@ -14,6 +14,7 @@
 #include "cli/interrupt.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/render_options.hpp"
+#include "core/grid_too_large.hpp"
 #include "color_scale.hpp"
 #include "egl_context.hpp"
 #include "obstacle_mesh.hpp"
@@ -116,11 +117,18 @@ int run(const RenderOptions& o) {
     std::cerr << "wavescope render: " << e.what() << "\n";
     return 2;
   }
+  if (const std::string why = kernel_id_error(o.kernel); !why.empty()) {  // on every backend
+    std::cerr << "wavescope render: " << why << "\n";
+    return 2;
+  }
   std::unique_ptr<WaveModel> model;
   try {
     model = std::make_unique<WaveModel>(scene, parse_backend(o.backend), o.kernel.empty() ? "auto" : o.kernel,
                                         decomp.options);
   } catch (const SceneError& e) {  // e.g. a source inside an obstacle
+    std::cerr << "wavescope render: " << e.what() << "\n";
+    return 2;
+  } catch (const GridTooLargeError& e) {  // host or GPU memory, checked before allocating
     std::cerr << "wavescope render: " << e.what() << "\n";
     return 2;
   } catch (const std::invalid_argument& e) {

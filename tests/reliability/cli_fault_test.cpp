@@ -131,6 +131,7 @@ TEST(CliFaults, BadOptionsExitTwoNamingTheOption) {
       {"run" + s + " --kernel nope --backend cpu", "--kernel 'nope' is not a kernel id; allowed: auto, "},
       {"run" + s + " --kernel nope --backend cuda", "--kernel 'nope' is not a kernel id; allowed: auto, "},
       {"render" + s + " --png x.png --steps -3", "--steps: -3 is not allowed; expected a number >= 0"},
+      {"render" + s + " --png x.png --kernel nope --backend cpu", "--kernel 'nope' is not a kernel id; allowed: auto, "},
       {"render" + s + " --frames 2 --every 0 --out-dir x", "--every: 0 is not allowed; expected a number > 0"},
       {"run" + s + " --backend gpu", "--backend: gpu not in {auto,cpu,cuda}"},
       {"run" + s + " --precision half", "--precision: half not in {float,double}"},
