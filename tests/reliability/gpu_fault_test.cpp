@@ -3,6 +3,9 @@
 // out on a precision, stencil or scene switch (WS_TEST_DEVICE_MEMORY_BYTES caps it).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 
 #include "common/gpu.hpp"
@@ -68,30 +71,53 @@ TEST(GpuFault, ALaunchErrorMidRunStopsKeepsEverythingAndTheCpuGoesOn) {
     EXPECT_NEAR(m.receiver_history()[0][s], ref.receiver_history()[0][s], 1e-9) << s;
 }
 
-// A sticky error loses the context, so it runs in a child process (the rest of this binary
-// still needs the device).
+// A sticky error loses the context, so it runs in a fresh process (CUDA does not survive a
+// fork once initialised): this binary again, with only the test below, which runs only there.
+TEST(GpuFault, StickyErrorChild) {
+  if (!std::getenv("WS_GPU_FAULT_CHILD")) GTEST_SKIP() << "runs as the child of AnIllegalAddressLosesTheFieldButKeepsTheReceivers";
+  WaveModel m(small_room(Precision::Float), BackendChoice::Cuda);
+  ASSERT_NE(m.cuda(), nullptr);
+  m.set_fault_hook(SolverFaultHook{300, SolverFaultKind::IllegalAddress});
+  try {
+    m.advance(1000);
+    FAIL() << "no SolverFaultError";
+  } catch (const SolverFaultError& e) {
+    std::printf("fault message: %s\n", e.what());
+  }
+  EXPECT_EQ(m.receiver_history()[0].size(), 300u);
+  EXPECT_FALSE(m.fault_field_kept());
+  m.continue_on_cpu();  // the CPU solver from a silent room at step 300
+  EXPECT_EQ(m.cuda(), nullptr);
+  m.advance(100);
+  EXPECT_EQ(m.step(), 400);
+  EXPECT_EQ(m.receiver_history()[0].size(), 400u);
+  std::printf("child done\n");
+}
+
 TEST(GpuFault, AnIllegalAddressLosesTheFieldButKeepsTheReceivers) {
   WS_REQUIRE_GPU();
-  const test::ChildResult r = test::in_child([](std::string& msg) {
-    WaveModel m(small_room(Precision::Float), BackendChoice::Cuda);
-    if (!m.cuda()) return 10;
-    m.set_fault_hook(SolverFaultHook{300, SolverFaultKind::IllegalAddress});
-    try {
-      m.advance(1000);
-      return 11;
-    } catch (const SolverFaultError& e) {
-      msg = e.what();
-    }
-    if (m.receiver_history()[0].size() != 300u) return 12;
-    if (m.fault_field_kept()) return 13;
-    m.continue_on_cpu();  // the CPU solver from a silent room at step 300
-    m.advance(100);
-    if (m.step() != 400 || m.receiver_history()[0].size() != 400u) return 14;
-    return 0;
-  });
-  EXPECT_EQ(r.exit_code, 0) << r.message;
-  EXPECT_NE(r.message.find("cudaErrorIllegalAddress"), std::string::npos) << r.message;
-  EXPECT_NE(r.message.find("could not be read back"), std::string::npos) << r.message;
+  const test::ShellResult r = test::shell("WS_GPU_FAULT_CHILD=1 /proc/" + std::to_string(::getpid()) +
+                                          "/exe --gtest_filter=GpuFault.StickyErrorChild");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("child done"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cudaErrorIllegalAddress"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("could not be read back"), std::string::npos) << r.output;
+}
+
+// The same through `run`: exit 4, the error named, the CSV holds the 300 steps computed.
+TEST(GpuFault, RunWritesTheReceiversAfterAStickyError) {
+  WS_REQUIRE_GPU();
+  test::TempDir d("gpu_fault_run");
+  const std::string csv = d / "r.csv";
+  const test::ShellResult r =
+      test::shell("WS_TEST_SOLVER_FAULT=300:illegal-address " + std::string(WS_WAVESCOPE_BIN) + " run --scene " +
+                  WS_SOURCE_DIR + "/assets/scenes/shoebox.json --backend cuda --steps 1000 --quiet --csv " + csv);
+  EXPECT_EQ(r.status, 4) << r.output;
+  EXPECT_NE(r.output.find("the CUDA solver failed at step 300"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cudaErrorIllegalAddress"), std::string::npos) << r.output;
+  size_t rows = 0;
+  for (char c : test::read_file(csv)) rows += c == '\n';
+  EXPECT_EQ(rows, 301u);
 }
 
 TEST(GpuFault, DeviceMemoryRunningOutOnAPrecisionSwitchKeepsTheRun) {
