@@ -58,14 +58,16 @@ double switch_energy(const std::vector<double>& u_cur, const std::vector<double>
   return energy_in(relayout(u_cur, layout, W), relayout(u_prev, layout, W), W, st, courant);
 }
 
-StencilSwitchResult carry_across_stencil_switch(const std::vector<double>& u_cur, const std::vector<double>& u_prev,
+StencilSwitchResult carry_across_stencil_switch(std::vector<double> u_cur, std::vector<double> u_prev,
                                                 const FieldLayout& from, const FieldLayout& to,
                                                 const Stencil& from_st, const Stencil& to_st, double courant) {
   if (u_cur.size() != (size_t)from.total || u_prev.size() != (size_t)from.total)
     throw std::invalid_argument("carry_across_stencil_switch: the arrays do not match their layout");
   const FieldLayout W = working_layout(from, std::max(from_st.radius, to_st.radius));
   const std::vector<double> u = relayout(u_cur, from, W);
+  std::vector<double>().swap(u_cur);
   std::vector<double> v = relayout(u_prev, from, W);
+  std::vector<double>().swap(u_prev);
 
   StencilSwitchResult r;
   r.energy_before = energy_in(u, v, W, from_st, courant);

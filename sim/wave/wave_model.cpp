@@ -342,7 +342,8 @@ void WaveModel::set_stencil(const std::string& name) {
   // The pressure, its rate of change and the energy carry over (wave/stencil_switch.hpp);
   // copying (u^n, u^{n-1}) as they are pumps modes under repeated switches.
   const StencilSwitchResult carried =
-      carry_across_stencil_switch(uc, up, from, solver_->layout(), old_grid.stencil, grid_.stencil, grid_.courant);
+      carry_across_stencil_switch(std::move(uc), std::move(up), from, solver_->layout(), old_grid.stencil,
+                                  grid_.stencil, grid_.courant);
   solver_->write_state(carried.u_cur, carried.u_prev, step);
 }
 
