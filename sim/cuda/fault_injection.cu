@@ -40,7 +40,7 @@ void inject_solver_fault(SolverFaultKind kind, bool on_cuda) {
   const cudaError_t code = kind == SolverFaultKind::Launch ? cudaErrorInvalidConfiguration : cudaErrorIllegalAddress;
   if (on_cuda) {
     if (kind == SolverFaultKind::Launch) {
-      fault_nothing<<<1, 0>>>();  // zero threads per block: refused at launch
+      fault_nothing<<<1, 2048>>>();  // more threads per block than any device allows: refused at launch
       CUDA_CHECK(cudaGetLastError());
     } else {
       fault_write<<<1, 32>>>(reinterpret_cast<int*>(0x10));

@@ -22,14 +22,10 @@ namespace ws {
 
 bool kernel_reads_halo(const std::string& id) { return id != "ztma_leggy"; }
 
-bool kernel_table_per_process(const std::string& id) {
-  return id == "kernelA" || id == "zsweep_box" || id == "compact_tiled";
-}
+bool kernel_sums_follow_z_chunks(const std::string& id) { return id == "zsweep_box" || id == "compact_tiled"; }
 
-std::string slab_kernel(const Stencil& st, Precision p, const std::string& requested, bool several_devices) {
-  auto usable = [&](const std::string& id) {
-    return kernel_reads_halo(id) && !(several_devices && kernel_table_per_process(id));
-  };
+std::string slab_kernel(const Stencil& st, Precision p, const std::string& requested, bool /*several_devices*/) {
+  auto usable = [&](const std::string& id) { return kernel_reads_halo(id) && !kernel_sums_follow_z_chunks(id); };
   const auto supporting = KernelRegistry::instance().supporting(st, p);
   if (!requested.empty()) {
     if (usable(requested)) return requested;
@@ -39,15 +35,15 @@ std::string slab_kernel(const Stencil& st, Precision p, const std::string& reque
     const std::string why = !kernel_reads_halo(requested)
                                 ? "it takes its halo from the tensor memory accelerator's zero fill, not from the "
                                   "neighbouring slab"
-                                : "its coefficient table is uploaded once per process, so a second GPU would not "
-                                  "have it";
-    throw std::invalid_argument("kernel '" + requested + "' cannot run on slabs here: " + why + "; for stencil '" +
+                                : "it shifts the field by a reference value taken where its z sweep starts, so its "
+                                  "rounding, and the last bits of the answer, follow where the grid is cut";
+    throw std::invalid_argument("kernel '" + requested + "' cannot run on slabs: " + why + "; for stencil '" +
                                 st.name + "' use one of: " + (others.empty() ? std::string("(none)") : others));
   }
   for (const auto* v : supporting)
     if (usable(v->id)) return v->id;
   throw std::invalid_argument("no CUDA kernel that can run on slabs supports stencil '" + st.name + "' in " +
-                              to_string(p) + (several_devices ? " on several GPUs" : ""));
+                              to_string(p));
 }
 
 namespace {

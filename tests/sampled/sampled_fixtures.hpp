@@ -1,9 +1,12 @@
 #pragma once
 // Shared pieces of the sampled-source tests: a small absorbing room with one
 // sampled source and two receivers (the ears), a music-like WAV written to the
-// test folder, runs of a scene, and the direct convolution the runs must equal.
+// temporary folder, runs of a scene, and the direct convolution the runs must equal.
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,7 +17,10 @@
 
 namespace ws::testing {
 
-inline std::string sampled_tmp(const std::string& name) { return std::string(WS_BINARY_DIR) + "/tests/" + name; }
+// A scratch file in the system's temporary folder (the GPU suites run far from the build tree).
+inline std::string sampled_tmp(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("wavescope_" + std::to_string(::getpid()) + "_" + name)).string();
+}
 
 // A few partials and a little noise, a second long, at `rate_hz`; `channels` copies
 // scaled 1, 0.5, ... so the mono mixdown is known.

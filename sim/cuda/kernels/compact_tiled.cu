@@ -30,6 +30,7 @@
 // shared-memory loads per point from (2R+1)^3 to (2R+1)^2 (NY+2R)/NY (125 -> 50
 // for the 125-point box), the limit that otherwise caps large stencils well
 // below the memory roofline.
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -138,12 +139,14 @@ __global__ void __launch_bounds__(kMaxThreads) compact_tiled_kernel(T* __restric
 template <class T>
 void upload_cube(const StepArgs<T>& a, int R, cudaStream_t stream) {
   static std::mutex mutex;
-  static uint64_t key = 0;
-  static bool valid = false;
+  static std::map<int, uint64_t> uploaded;  // per device: the key of the tables it holds
   static std::vector<T> cube;
   const uint64_t k = big::stencil_upload_key(*a.stencil, a.lambda2, R, (int64_t)sizeof(T), 0);
   std::lock_guard<std::mutex> lock(mutex);
-  if (valid && k == key) return;
+  int dev = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));  // each device has its own __constant__ memory
+  const auto held = uploaded.find(dev);
+  if (held != uploaded.end() && held->second == k) return;
   const int D = 2 * R + 1;
   auto at = [&](int dz, int dy, int dx) { return ((size_t)dz * D + dy) * D + dx; };  // cube indices 0..2R
   std::vector<double> acc((size_t)D * D * D, 0.0);
@@ -162,8 +165,7 @@ void upload_cube(const StepArgs<T>& a, int R, cudaStream_t stream) {
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_cube_f, cube.data(), cube.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
   else
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_cube_d, cube.data(), cube.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
-  key = k;
-  valid = true;
+  uploaded[dev] = k;
 }
 
 template <class T, int R>

@@ -18,6 +18,7 @@
 // per process: two solvers with different stencils stepping concurrently on
 // different streams would race for them (the app steps one model at a time).
 #include <algorithm>
+#include <map>
 #include <mutex>
 #include <tuple>
 #include <vector>
@@ -79,15 +80,17 @@ int& table_size() {
 template <class T>
 void upload_tables(const StepArgs<T>& a, cudaStream_t stream) {
   static std::mutex mutex;
-  static uint64_t key = 0;
-  static bool valid = false;
+  static std::map<int, uint64_t> uploaded;  // per device: the key of the tables it holds
   static std::vector<int> off;
   static std::vector<T> w;
   const Stencil& s = *a.stencil;
   const FieldLayout& L = a.layout;
   const uint64_t k = big::stencil_upload_key(s, a.lambda2, L.pitch, L.plane, (int64_t)sizeof(T));
   std::lock_guard<std::mutex> lock(mutex);
-  if (valid && k == key) return;
+  int dev = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));  // each device has its own __constant__ memory
+  const auto held = uploaded.find(dev);
+  if (held != uploaded.end() && held->second == k) return;
   std::vector<StencilPoint> pts;
   for (const auto& p : s.points)
     if (p.dx != 0 || p.dy != 0 || p.dz != 0) pts.push_back(p);  // the centre's difference is 0
@@ -115,8 +118,7 @@ void upload_tables(const StepArgs<T>& a, cudaStream_t stream) {
     }
   }
   table_size<T>() = (int)off.size();
-  key = k;
-  valid = true;
+  uploaded[dev] = k;
 }
 
 template <class T>

@@ -30,6 +30,7 @@
 // unrolling every weight is a constant-bank operand. They are uploaded, on the
 // launch stream, only when the (stencil, lambda, R, precision) key changes.
 #include <cmath>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -185,12 +186,14 @@ __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_box_kernel(T* __restri
 template <class T>
 void upload_classes(const StepArgs<T>& a, int R, cudaStream_t stream) {
   static std::mutex mutex;
-  static uint64_t key = 0;
-  static bool valid = false;
+  static std::map<int, uint64_t> uploaded;  // per device: the key of the tables it holds
   static std::vector<T> table;
   const uint64_t k = big::stencil_upload_key(*a.stencil, a.lambda2, R, (int64_t)sizeof(T), 1);
   std::lock_guard<std::mutex> lock(mutex);
-  if (valid && k == key) return;
+  int dev = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));  // each device has its own __constant__ memory
+  const auto held = uploaded.find(dev);
+  if (held != uploaded.end() && held->second == k) return;
   const int D = 2 * R + 1;
   const std::vector<double> cube = dense_cube(*a.stencil, R);
   table.assign((size_t)(R + 1) * (R + 1) * (R + 1), T(0));
@@ -212,8 +215,7 @@ void upload_classes(const StepArgs<T>& a, int R, cudaStream_t stream) {
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_sym_f, table.data(), table.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
   else
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_sym_d, table.data(), table.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
-  key = k;
-  valid = true;
+  uploaded[dev] = k;
 }
 
 template <class T, int R, int NY>
