@@ -18,8 +18,11 @@
 namespace ws::testing {
 
 // A scratch file in the system's temporary folder (the GPU suites run far from the build tree).
+// One folder per test process, so a scene and the WAV it names sit side by side.
 inline std::string sampled_tmp(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("wavescope_" + std::to_string(::getpid()) + "_" + name)).string();
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("wavescope_sampled_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
 }
 
 // A few partials and a little noise, a second long, at `rate_hz`; `channels` copies
