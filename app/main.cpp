@@ -1,9 +1,10 @@
 // wavescope: watch, time and hear 3-D wave propagation computed on the GPU.
-//   wavescope [--scene FILE]        the GUI
+//   wavescope [--scene FILE] [--gpus N|all]   the GUI
 //   wavescope run | render | kernels | bench | stencil ...
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/decomp_setup.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"wavescope: 3-D FDTD acoustics on the GPU, to watch, time and hear"};
@@ -13,6 +14,8 @@ int main(int argc, char** argv) {
   app.add_option("--scene", scene, "scene file for the GUI (JSON)");
   app.add_option("--backend", backend, "solver backend for the GUI: auto, cpu, cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  ws::cli::DecompArgs decomp;  // the GUI's --gpus N|all (with --backend cpu: N CPU slabs) and --slabs-per-gpu
+  ws::cli::add_decomp_options(app, decomp);
   ws::cli::add_run_command(app);
   ws::cli::add_render_command(app);
   ws::cli::add_kernels_command(app);
@@ -24,6 +27,6 @@ int main(int argc, char** argv) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;  // bad command-line input: status 2
   }
-  if (app.get_subcommands().empty()) return ws::cli::run_gui(scene, backend);
+  if (app.get_subcommands().empty()) return ws::cli::run_gui(scene, backend, decomp);
   return ws::cli::exit_code();
 }

@@ -12,12 +12,15 @@ inline int& exit_code() {
   return code;
 }
 
+struct DecompArgs;  // cli/decomp_setup.hpp
+
 void add_run_command(CLI::App& app);
 void add_kernels_command(CLI::App& app);
 void add_render_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_stencil_command(CLI::App& app);
 // The GUI (no subcommand): returns the exit status.
-int run_gui(const std::string& scene_path, const std::string& backend);
+// `decomp`: --gpus / --slabs-per-gpu of the GUI (gui/gui_decomp.hpp).
+int run_gui(const std::string& scene_path, const std::string& backend, const DecompArgs& decomp);
 
 }  // namespace ws::cli

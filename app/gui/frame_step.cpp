@@ -9,7 +9,7 @@ namespace ws::gui {
 
 bool load_scene(GuiContext& ctx, const std::string& path) {
   try {
-    auto fresh = load_model_view(path, ctx.backend);
+    auto fresh = load_model_view(path, ctx.backend, ctx.decomp);
     // The old model (and its GL objects) go only now; `session` follows the view at once.
     ctx.session = nullptr;
     ctx.view = std::move(fresh);

@@ -81,6 +81,7 @@ struct GuiContext {
   Session* session = nullptr;
   std::shared_ptr<audio::AudioSession> audio;  // never null in the GUI; a missing device shows in its status
   BackendChoice backend = BackendChoice::Auto;
+  DecompOptions decomp;  // --gpus: every wave scene loaded runs over these slabs (the sediment model on one device)
   std::string scene_path_input;  // the loader's text box
   std::string scene_error;       // the last load error (the previous scene keeps running)
   std::string action_error;      // the last rejected change (bad position, bad block size, ...)

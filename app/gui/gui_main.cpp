@@ -13,6 +13,8 @@
 //                            the switch between the wave and sediment models)
 //   WS_GUI_STENCIL=NAME      ask for a stencil switch after the first frame (as
 //                            the kernel section's selector does)
+//   WS_GUI_KERNEL=ID         ask for a kernel switch after the first frame (as the
+//                            kernel selector does, with the kernel's default block)
 //   WS_GUI_OPEN=T1,T2        open exactly these panel sections (by title) at start
 //   WS_GUI_AUDIO=open        open the default audio output at start (as the
 //                            audio panel's Open button does)
@@ -29,11 +31,15 @@
 #include <imgui_impl_opengl3.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <iomanip>
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "gui/frame_step.hpp"
+#include "gui/gui_decomp.hpp"
 #include "gui/input.hpp"
 #include "gui/panel.hpp"
 #include "gui/soak.hpp"
@@ -52,6 +58,7 @@ struct Script {
   int steps_per_frame = 0;
   std::string load;
   std::string stencil;
+  std::string kernel;
   int soak_every = 0;
 };
 
@@ -62,8 +69,26 @@ Script script_from_env() {
   if (const char* k = std::getenv("WS_GUI_STEPS_PER_FRAME")) s.steps_per_frame = std::atoi(k);
   if (const char* l = std::getenv("WS_GUI_LOAD")) s.load = l;
   if (const char* n = std::getenv("WS_GUI_STENCIL")) s.stencil = n;
+  if (const char* k = std::getenv("WS_GUI_KERNEL")) s.kernel = k;
   if (const char* k = std::getenv("WS_GUI_SOAK")) s.soak_every = std::atoi(k);
   return s;
+}
+
+// Each receiver's history at exit, every sample's bits folded in (FNV-1a): runs that
+// must agree bit for bit (one grid and slabs) print the same lines.
+void print_receivers(const WaveModel& m) {
+  const auto& h = m.receiver_history();
+  for (size_t r = 0; r < h.size(); ++r) {
+    uint64_t hash = 1469598103934665603ull;
+    for (double v : h[r]) {
+      uint64_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      hash = (hash ^ bits) * 1099511628211ull;
+    }
+    std::cerr << "wavescope: receiver " << r << ": " << h[r].size() << " samples, last "
+              << std::setprecision(17) << (h[r].empty() ? 0.0 : h[r].back()) << ", bits " << std::hex << hash
+              << std::dec << "\n";
+  }
 }
 
 void glfw_error(int code, const char* text) { std::cerr << "GLFW error " << code << ": " << text << "\n"; }
@@ -105,12 +130,19 @@ bool open_window(Window& w) {
 
 }  // namespace
 
-int run_gui(const std::string& scene_path, const std::string& backend) {
+int run_gui(const std::string& scene_path, const std::string& backend, const DecompArgs& decomp_args) {
   const Script script = script_from_env();
   BackendChoice choice;
   try {
     choice = parse_backend(backend);
   } catch (const std::exception& e) {
+    std::cerr << "wavescope: " << e.what() << "\n";
+    return 2;
+  }
+  DecompOptions decomp;
+  try {
+    decomp = gui::gui_decomp_options(decomp_args, choice, scene_path);
+  } catch (const std::exception& e) {  // bad --gpus / --slabs-per-gpu, or mpirun: before the window opens
     std::cerr << "wavescope: " << e.what() << "\n";
     return 2;
   }
@@ -125,6 +157,7 @@ int run_gui(const std::string& scene_path, const std::string& backend) {
   std::cerr << "wavescope: GL_RENDERER " << (const char*)glGetString(GL_RENDERER) << "\n";
   gui::GuiContext ctx;
   ctx.backend = choice;
+  ctx.decomp = decomp;
   if (!gui::load_scene(ctx, scene_path)) {
     std::cerr << "wavescope: " << ctx.scene_error << "\n";
     return 2;
@@ -178,6 +211,7 @@ int run_gui(const std::string& scene_path, const std::string& backend) {
     ++frame;
     if (frame == 1 && !script.load.empty()) ctx.pending.load_scene = script.load;
     if (frame == 1 && !script.stencil.empty()) ctx.pending.stencil = script.stencil;
+    if (frame == 1 && !script.kernel.empty()) ctx.pending.kernel = std::make_pair(script.kernel, LaunchOptions{});
     gui::soak_step(ctx, soak, frame);
     if (script.frames >= 0 && frame >= script.frames) {
       if (!ctx.scene_error.empty()) std::cerr << "wavescope: scene loader: " << ctx.scene_error << "\n";
@@ -189,6 +223,7 @@ int run_gui(const std::string& scene_path, const std::string& backend) {
         std::cerr << "wavescope: soak: " << soak.cycle << " switches, " << soak.failures << " failed\n";
       std::cerr << "wavescope: audio at exit: " << ctx.audio->status() << (ctx.audio->is_open() ? " (open)" : "")
                 << "\n";
+      if (ctx.session) print_receivers(ctx.model());
       std::cerr << "wavescope: scene '" << ctx.view->scene_name() << "' at step " << ctx.view->step() << " (model "
                 << gui::to_string(ctx.view->kind()) << ")\n";
       if (!script.screenshot.empty()) {

@@ -11,11 +11,11 @@ namespace ws::gui {
 
 const char* to_string(ModelKind k) { return k == ModelKind::Wave ? "wave3d" : "sediment2d"; }
 
-std::unique_ptr<ModelView> load_model_view(const std::string& path, BackendChoice backend) {
+std::unique_ptr<ModelView> load_model_view(const std::string& path, BackendChoice backend, const DecompOptions& decomp) {
   const nlohmann::json j = load_json_file(path);
   const std::string model = scene_model(j);
   if (model == "sediment2d") return std::make_unique<SedimentView>(path, load_sediment_scene(path), backend);
-  if (model == "wave3d") return std::make_unique<WaveView>(path, backend);
+  if (model == "wave3d") return std::make_unique<WaveView>(path, backend, decomp);
   throw SceneError("scene '" + path + "': \"model\" = \"" + model + "\" is not supported; allowed: wave3d, sediment2d");
 }
 

@@ -70,7 +70,8 @@ class ModelView {
 
 // Reads the scene file and builds the model its "model" key names (ws::scene_model).
 // Throws (SceneError, MeshError, std::runtime_error) with the reason; a GL context must be current.
-std::unique_ptr<ModelView> load_model_view(const std::string& path, BackendChoice backend);
+std::unique_ptr<ModelView> load_model_view(const std::string& path, BackendChoice backend,
+                                           const DecompOptions& decomp = {});
 
 // The scene the model selector loads for each model (assets/scenes/).
 std::string default_scene_path(ModelKind kind);

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 
 #include "gui/frame_step.hpp"
@@ -117,7 +118,14 @@ void variant_controls(GuiContext& ctx, CudaWaveSolver& cuda) {
 void draw_kernel_section(GuiContext& ctx) {
   precision_switch(ctx);
   CudaWaveSolver* cuda = ctx.model().cuda();
-  if (!cuda) {
+  if (const DecompProbe* d = decomp_probe(ctx.model().solver())) {
+    // --gpus: the slabs keep the kernel they were built with; precision and stencil switch.
+    const auto& dev = ctx.decomp.devices;
+    const int gpus = (int)std::set<int>(dev.begin(), dev.end()).size();
+    if (gpus > 0) ImGui::TextWrapped("on %d GPU(s) (%d slabs: %s)", gpus, d->slab_count(), ctx.model().backend_note().c_str());
+    else ImGui::TextWrapped("on %d CPU slabs (%s)", d->slab_count(), ctx.model().backend_note().c_str());
+    ImGui::TextDisabled("the kernel stays on a decomposed grid; precision and stencil switch");
+  } else if (!cuda) {
     ImGui::TextDisabled("kernel variants need the CUDA backend");
   } else {
     variant_controls(ctx, *cuda);

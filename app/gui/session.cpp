@@ -5,10 +5,12 @@
 
 namespace ws::gui {
 
-Session::Session(const std::string& scene_path, BackendChoice backend) : path_(scene_path) {
+Session::Session(const std::string& scene_path, BackendChoice backend, const DecompOptions& decomp)
+    : path_(scene_path) {
   WaveScene scene = load_wave_scene(scene_path);
   audio::load_scene_signals(scene);
-  model_ = std::make_unique<WaveModel>(scene, backend, "auto");  // the autotuned kernel (sim/cuda/autotune.hpp)
+  // The autotuned kernel (sim/cuda/autotune.hpp); on slabs the slabs' default.
+  model_ = std::make_unique<WaveModel>(scene, backend, "auto", decomp);
   slices_ = std::make_unique<render::SliceTextures>(model_->solver().current_field());
   refresh_room();
 }

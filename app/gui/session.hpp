@@ -15,7 +15,9 @@ namespace ws::gui {
 class Session {
  public:
   // Throws SceneError / std::invalid_argument (bad scene) or std::runtime_error.
-  Session(const std::string& scene_path, BackendChoice backend);
+  // `decomp` (sim/decomp/): the model over z-slabs on several GPUs or CPU slabs; the slices
+  // then show the whole field gathered through the host each frame.
+  Session(const std::string& scene_path, BackendChoice backend, const DecompOptions& decomp = {});
 
   WaveModel& model() { return *model_; }
   const WaveModel& model() const { return *model_; }

@@ -13,8 +13,8 @@ namespace ws::gui {
 
 std::string variant_key(WaveModel& m);  // panel_kernels.cpp
 
-WaveView::WaveView(const std::string& path, BackendChoice backend)
-    : session_(std::make_unique<Session>(path, backend)) {
+WaveView::WaveView(const std::string& path, BackendChoice backend, const DecompOptions& decomp)
+    : session_(std::make_unique<Session>(path, backend, decomp)) {
   const WaveModel& m = session_->model();
   obstacles_ = render::scene_obstacles(m.scene());
   if (!obstacles_.triangles.empty()) mesh_ = std::make_unique<render::ObstacleMesh>(obstacles_.triangles);

@@ -12,7 +12,7 @@ namespace ws::gui {
 
 class WaveView : public ModelView {
  public:
-  WaveView(const std::string& path, BackendChoice backend);
+  WaveView(const std::string& path, BackendChoice backend, const DecompOptions& decomp = {});
 
   ModelKind kind() const override { return ModelKind::Wave; }
   const std::string& path() const override { return session_->path(); }

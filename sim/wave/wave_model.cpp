@@ -218,8 +218,21 @@ void WaveModel::set_precision(Precision p) {
   build_solver(p, id, cuda_ ? &opt : nullptr);
 }
 
+namespace {
+
+// Why the kernel cannot be chosen: on slabs every slab runs the kernel it was built
+// with (one that reads its halo from memory, decomposed_solver.hpp), picked at start.
+[[noreturn]] void refuse_kernel_change(const WaveSolver& s, const std::string& note) {
+  if (!describe_decomposition(s).empty())
+    throw std::runtime_error("the kernel cannot be switched on a decomposed grid (each slab keeps the kernel it "
+                             "was built with; precision and stencil switches work); running: " + note);
+  throw std::runtime_error("kernel variants need the CUDA backend; running: " + note);
+}
+
+}  // namespace
+
 void WaveModel::set_kernel(const std::string& id, const LaunchOptions& options) {
-  if (!cuda_) throw std::runtime_error("kernel variants need the CUDA backend; running: " + backend_note_);
+  if (!cuda_) refuse_kernel_change(*solver_, backend_note_);
   cuda_->set_kernel(id, options);
   kernel_choice_note_.clear();
 }
@@ -240,7 +253,7 @@ std::string WaveModel::resolve_auto_kernel(Precision p, LaunchOptions& options, 
 }
 
 void WaveModel::retune_kernel() {
-  if (!cuda_) throw std::runtime_error("kernel variants need the CUDA backend; running: " + backend_note_);
+  if (!cuda_) refuse_kernel_change(*solver_, backend_note_);
   LaunchOptions o;
   const std::string id = resolve_auto_kernel(solver_->precision(), o, true);
   if (id.empty()) throw std::runtime_error("autotune failed (see the terminal); the kernel stays");
