@@ -6,6 +6,8 @@
 // the display (the slices written through CUDA-GL interop on the solver's
 // stream, the 3-D and 2-D views drawn as the GUI draws them, then presented with
 // one frame in flight, the offscreen stand-in for a buffer swap).
+// --gpus N|all runs the scene over z-slabs on N GPUs (the kernel-only comparison on
+// the same slabs; the slices gathered through the host as in `render --gpus`).
 #include <glad/gl.h>
 
 #include <filesystem>
@@ -14,9 +16,11 @@
 
 #include "bench/realtime_bench.hpp"
 #include "cli/commands.hpp"
+#include "cli/decomp_setup.hpp"
 #include "cli/interrupt.hpp"
 #include "color_scale.hpp"
 #include "cuda/device_info.hpp"
+#include "decomp/slab_plan.hpp"
 #include "egl_context.hpp"
 #include "obstacle_mesh.hpp"
 #include "orbit_camera.hpp"
@@ -42,6 +46,7 @@ struct RealtimeOptions {
   double rate_hz = 0.0;
   int reps = 5;
   std::string json;
+  DecompArgs decomp;  // --gpus N|all, --slabs-per-gpu: the scene over z-slabs
 };
 
 // The GUI's views for one model, built at its first frame (the model is made by the
@@ -66,7 +71,8 @@ struct Display {
       const render::SceneObstacles o = render::scene_obstacles(m.scene());
       if (!o.triangles.empty()) obstacles = std::make_unique<render::ObstacleMesh>(o.triangles);
     }
-    slices->update(m.solver().current_field(), pos, m.cuda()->stream());
+    // On slabs the field is gathered through the host (as `render --gpus`).
+    slices->update(m.solver().current_field(), pos, m.cuda() ? m.cuda()->stream() : nullptr);
     scale.observe(slices->max_abs_latest());  // as the GUI: no wait for the device
     renderer.draw_3d(view_3d, camera, *slices, room, scale, {}, obstacles.get());
     renderer.draw_2d(view_2d, render::SliceAxis::XY, *slices, room, scale);
@@ -124,6 +130,20 @@ int run_realtime(const RealtimeOptions& o) {
     if (o.display != "off") cfg.draw_frame = [](WaveModel&) {};  // replaced below, once GL is up
     bench::validate_realtime_config(cfg);
   } catch (const std::exception& e) {
+    std::cerr << "wavescope bench realtime: " << e.what() << "\n";
+    return 2;
+  }
+  // --gpus before the device check: more GPUs than present (none here) is bad input.
+  try {
+    if (launched_by_mpi())
+      throw std::invalid_argument("bench realtime runs in one process (started by mpirun); use --gpus N for "
+                                  "several GPUs, or `mpirun ... wavescope bench scaling`");
+    cfg.decomp = make_decomp_setup(o.decomp, BackendChoice::Cuda).options;
+    const DerivedGrid g = derive_grid(cfg.scene);
+    const int slabs = (int)cfg.decomp.devices.size();
+    if (slabs > 1) (void)make_slab_plan(g.nz, slabs, halo_for(g.stencil), "slabs");  // names nz and the limit
+    if (slabs > 0) (void)slab_kernel(g.stencil, cfg.scene.precision, o.kernel == "auto" ? "" : o.kernel);
+  } catch (const std::invalid_argument& e) {
     std::cerr << "wavescope bench realtime: " << e.what() << "\n";
     return 2;
   }
@@ -194,6 +214,7 @@ void add_bench_realtime(CLI::App& bench) {
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
   c->add_option("--json", o->json, "also write one JSON record per mode to this file");
+  add_decomp_options(*c, o->decomp);
   c->callback([o] { exit_code() = run_realtime(*o); });
 }
 

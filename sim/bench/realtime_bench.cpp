@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <chrono>
 #include <iomanip>
+#include <set>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -22,11 +24,38 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
+bool on_slabs(const DecompOptions& d) { return !d.devices.empty() || d.slabs_per_process > 1; }
+
+// Waits for every device of the slabs (the host clock then holds their work).
+void sync_devices(const std::vector<int>& devices) {
+  int current = 0;
+  CUDA_CHECK(cudaGetDevice(&current));
+  for (int d : std::set<int>(devices.begin(), devices.end())) {
+    CUDA_CHECK(cudaSetDevice(d));
+    CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  CUDA_CHECK(cudaSetDevice(current));
+}
+
+// On slabs: the same frames timed by the host clock, every device finished at the end.
+double time_frames_on_slabs(WaveModel& m, int frames, int per_frame, const RealtimeConfig& cfg, bool display) {
+  sync_devices(cfg.decomp.devices);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int f = 0; f < frames; ++f) {
+    m.advance(per_frame);
+    if (display) cfg.draw_frame(m);
+  }
+  if (display && cfg.finish_display) cfg.finish_display();
+  sync_devices(cfg.decomp.devices);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 // One repetition: `frames` frames of `per_frame` steps, each followed by the display
 // when asked; seconds between CUDA events on the solver's stream (the advance
 // synchronises that stream each frame and the last frame is waited for on screen, so
 // this is the loop's wall time as the GPU saw it).
 double time_frames(WaveModel& m, int frames, int per_frame, const RealtimeConfig& cfg, bool display) {
+  if (!m.cuda()) return time_frames_on_slabs(m, frames, per_frame, cfg, display);
   CudaEvent a, b;
   cudaStream_t s = m.cuda()->stream();
   a.record(s);
@@ -63,6 +92,30 @@ double kernel_only_gpoints(const WaveModel& m, bool graph, long long steps, int 
   return s > 0 ? (double)steps * (double)g.points() / s * 1e-9 : 0.0;
 }
 
+// The bare grid on the same slabs, GPUs and kernel (fixed walls, no sources or
+// receivers), timed like kernel_only_gpoints.
+double kernel_only_on_slabs(const WaveModel& m, const DecompOptions& decomp, const std::string& kernel,
+                            long long steps, int reps) {
+  const DerivedGrid& g = m.grid();
+  DecompOptions d = decomp;
+  d.kernel_id = kernel;
+  auto bare = make_decomposed_solver(d, m.solver().precision(), g.stencil, g.nx, g.ny, g.nz, g.courant, g.dt_s);
+  std::vector<double> sec;
+  for (int r = 0; r <= reps; ++r) {
+    sync_devices(d.devices);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (long long left = steps; left > 0;) {
+      const int n = (int)std::min<long long>(left, 1 << 20);
+      bare->advance(n);
+      left -= n;
+    }
+    sync_devices(d.devices);
+    if (r > 0) sec.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  const double s = median(sec);
+  return s > 0 ? (double)steps * (double)g.points() / s * 1e-9 : 0.0;
+}
+
 std::string fixed(double v, int digits) {
   std::ostringstream os;
   os << std::fixed << std::setprecision(digits) << v;
@@ -94,15 +147,26 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
   res.display_note = cfg.display_note;
   log << "measuring the copy bandwidth ...\n";
   res.copy_gbs = measure_copy_bandwidth_gbs();
-  WaveModel m(cfg.scene, BackendChoice::Cuda, cfg.kernel);
-  if (!m.cuda()) throw std::runtime_error("the scene did not get the CUDA backend: " + m.backend_note());
+  const bool slabs = on_slabs(cfg.decomp);
+  WaveModel m(cfg.scene, BackendChoice::Cuda, cfg.kernel, cfg.decomp);
+  if (!slabs && !m.cuda()) throw std::runtime_error("the scene did not get the CUDA backend: " + m.backend_note());
   const DerivedGrid& g = m.grid();
-  CudaWaveSolver& cuda = *m.cuda();
-  res.kernel_id = cuda.kernel().id;
-  res.block = cuda.launch_options().block;
-  res.block_uses_z = cuda.kernel().block_uses_z;
-  res.auto_note = m.kernel_choice_note();
-  res.precision = to_string(cuda.precision());
+  CudaWaveSolver* cuda = m.cuda();  // null on slabs
+  const Precision precision = m.solver().precision();
+  if (slabs) {
+    // The kernel WaveModel gave the slabs ("auto": the slabs' default).
+    const bool own = cfg.kernel.empty() || cfg.kernel == "auto";
+    res.kernel_id = slab_kernel(g.stencil, precision, own ? cfg.decomp.kernel_id : cfg.kernel);
+    res.decomposition = m.backend_note();
+    res.gpus = (int)std::set<int>(cfg.decomp.devices.begin(), cfg.decomp.devices.end()).size();
+    res.slabs = decomp_probe(m.solver())->slab_count();
+  } else {
+    res.kernel_id = cuda->kernel().id;
+    res.block = cuda->launch_options().block;
+    res.block_uses_z = cuda->kernel().block_uses_z;
+    res.auto_note = m.kernel_choice_note();
+  }
+  res.precision = to_string(precision);
   res.stencil = g.stencil.name;
   res.nx = g.nx;
   res.ny = g.ny;
@@ -113,8 +177,9 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
   res.solid_nodes = (long long)m.boundary().solid.size();
   res.sources = (int)m.scene().sources.size();
   res.receivers = (int)m.scene().receivers.size();
-  res.bytes_per_point = scheme_bytes_per_point(cuda.precision());
-  const double roof = roofline_gpoints(res.copy_gbs, res.bytes_per_point);
+  res.bytes_per_point = scheme_bytes_per_point(precision);
+  // On slabs the roofline is that of all their GPUs (the copy bandwidth is one GPU's).
+  const double roof = roofline_gpoints(res.copy_gbs, res.bytes_per_point) * std::max(1, res.gpus);
 
   // The GUI's real-time frame: a 60 Hz display showing rate/60 steps per frame.
   const int per_frame = std::max(1, (int)std::lround(res.rate_hz / 60.0));
@@ -122,15 +187,22 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
   const int frames = (int)std::max<long long>(1, (want + per_frame - 1) / per_frame);
   const long long steps = (long long)frames * per_frame;
   log << "scene '" << cfg.scene_label << "': " << g.nx << "x" << g.ny << "x" << g.nz << " at " << res.rate_hz
-      << " Hz, kernel " << res.kernel_id << " " << block_text(res.block, res.block_uses_z)
+      << " Hz, kernel " << res.kernel_id << " "
+      << (slabs ? "on " + res.decomposition : block_text(res.block, res.block_uses_z))
       << (res.auto_note.empty() ? "" : " (" + res.auto_note + ")") << ", " << frames << " frames of " << per_frame
       << " steps per repetition\n";
 
-  for (bool graph : cfg.graph_modes) {
+  std::vector<bool> graph_modes = cfg.graph_modes;
+  if (slabs && std::find(graph_modes.begin(), graph_modes.end(), true) != graph_modes.end()) {
+    res.graph_note = "graph on not measured: the slabs are stepped one exchange at a time, without a step graph";
+    graph_modes = {false};
+  }
+  for (bool graph : graph_modes) {
     if (cfg.stopped()) break;
-    cuda.set_step_graph(graph);
+    if (cuda) cuda->set_step_graph(graph);
     log << "kernel only, graph " << (graph ? "on" : "off") << " ...\n";
-    const double bare = kernel_only_gpoints(m, graph, steps, cfg.reps);
+    const double bare = slabs ? kernel_only_on_slabs(m, cfg.decomp, res.kernel_id, steps, cfg.reps)
+                              : kernel_only_gpoints(m, graph, steps, cfg.reps);
     for (bool display : cfg.display_modes) {
       if (cfg.stopped()) break;
       log << "end to end, graph " << (graph ? "on" : "off") << ", display " << (display ? "on" : "off") << " ...\n";
@@ -154,11 +226,11 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
       row.roofline_fraction = roof > 0 ? row.gpoints_per_s / roof : 0.0;
       row.kernel_only_roofline_fraction = roof > 0 ? bare / roof : 0.0;
       row.end_to_end_over_kernel = bare > 0 ? row.gpoints_per_s / bare : 0.0;
-      row.launches = cuda.step_launches();
+      if (cuda) row.launches = cuda->step_launches();
       res.rows.push_back(row);
     }
   }
-  cuda.set_step_graph(kStepGraphDefault);
+  if (cuda) cuda->set_step_graph(kStepGraphDefault);
   return res;
 }
 
@@ -168,9 +240,14 @@ void print_realtime_table(const RealtimeResult& r, std::ostream& out) {
       << " M points), " << r.stencil << ", " << r.precision << ", " << fixed(r.rate_hz, 0) << " Hz; "
       << r.boundary_nodes << " boundary nodes, " << r.solid_nodes << " solid nodes, " << r.sources << " source(s), "
       << r.receivers << " receiver(s)\n";
-  out << "  kernel " << r.kernel_id << " " << block_text(r.block, r.block_uses_z)
+  if (r.slabs > 0)
+    out << "  decomposed: on " << r.gpus << " GPU(s), " << r.slabs << " slabs (" << r.decomposition
+        << "); kernel-only: the same slabs and kernel, bare\n";
+  out << "  kernel " << r.kernel_id << " "
+      << (r.slabs > 0 ? std::string("on every slab") : block_text(r.block, r.block_uses_z))
       << (r.auto_note.empty() ? "" : " (" + r.auto_note + ")") << "; copy bandwidth " << fixed(r.copy_gbs, 1)
-      << " GB/s, roofline " << fixed(roofline_gpoints(r.copy_gbs, r.bytes_per_point), 1) << " Gpoints/s at "
+      << " GB/s, roofline " << fixed(roofline_gpoints(r.copy_gbs, r.bytes_per_point) * std::max(1, r.gpus), 1)
+      << " Gpoints/s" << (r.gpus > 1 ? " (all " + std::to_string(r.gpus) + " GPUs)" : "") << " at "
       << fixed(r.bytes_per_point, 0) << " B/point\n";
   if (!r.display_note.empty()) out << "  display: " << r.display_note << "\n";
   using A = TextTable::Align;
@@ -185,16 +262,19 @@ void print_realtime_table(const RealtimeResult& r, std::ostream& out) {
                fixed(row.gpoints_per_s, 1), fixed(100 * row.roofline_fraction, 1) + "%",
                fixed(row.kernel_only_gpoints_per_s, 1), fixed(100 * row.kernel_only_roofline_fraction, 1) + "%",
                fixed(100 * row.end_to_end_over_kernel, 1) + "%",
-               std::to_string(l.kernels()) + " (" + std::to_string(l.interior) + "+" + std::to_string(l.boundary) +
-                   "+" + std::to_string(l.io) + ")",
-               fixed(l.host_launches_per_step, 3)});
+               r.slabs > 0 ? std::string("-")
+                           : std::to_string(l.kernels()) + " (" + std::to_string(l.interior) + "+" +
+                                 std::to_string(l.boundary) + "+" + std::to_string(l.io) + ")",
+               r.slabs > 0 ? std::string("-") : fixed(l.host_launches_per_step, 3)});
   }
   std::ostringstream table;
   t.print(table);
   std::istringstream lines(table.str());
   for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
   out << "  kernels/step: interior + boundary-node + source/receiver kernels; launches/step: host launches"
-         " (graph replays and counter updates with the graph on)\n";
+         " (graph replays and counter updates with the graph on)" << (r.slabs > 0 ? "; not counted on slabs" : "")
+      << "\n";
+  if (!r.graph_note.empty()) out << "  note: " << r.graph_note << "\n";
   for (const auto& row : r.rows)
     if (!row.launches.graph_note.empty()) {
       out << "  note: " << row.launches.graph_note << "\n";
@@ -245,7 +325,10 @@ std::vector<BenchRecord> realtime_records(const RealtimeResult& r) {
                {"io_kernels_per_step", l.io},
                {"graph_kernels_per_step", l.graph_kernels_per_step},
                {"host_launches_per_step", l.host_launches_per_step},
-               {"graph_note", l.graph_note}};
+               {"graph_note", l.graph_note},
+               {"gpus", r.gpus},
+               {"slabs", r.slabs},
+               {"decomposition", r.decomposition}};
     out.push_back(b);
   }
   return out;

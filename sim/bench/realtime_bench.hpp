@@ -6,6 +6,11 @@
 // (`draw_frame`) so that this core needs no GL; app/cli/bench_realtime.cpp draws
 // the views offscreen through EGL.
 //
+// With `decomp` (--gpus N) the scene's model runs over z-slabs on several GPUs
+// (sim/decomp/) and the kernel-only comparison is a bare decomposed solver of the
+// same slabs and kernel; the slabs have no step graph (graph off only) and are
+// timed by the host clock after every device has finished.
+//
 // Timing: CUDA events on the solver's stream after a warm-up repetition, the
 // median of `reps` repetitions. A repetition is `frames` frames of
 // `steps_per_frame` steps (the sample rate / 60: a 60 Hz display in real time).
@@ -18,6 +23,7 @@
 
 #include "bench/roofline.hpp"
 #include "cuda/cuda_solver.hpp"
+#include "decomp/decomposed_solver.hpp"
 #include "scene/scene.hpp"
 
 namespace ws {
@@ -30,6 +36,8 @@ struct RealtimeConfig {
   WaveScene scene;
   std::string scene_label;     // for the table and JSON (the file name)
   std::string kernel;          // registry id, "" for the default, "auto" for the autotuned choice
+                               // (on slabs: the slabs' default, decomposed_solver.hpp)
+  DecompOptions decomp;        // devices: the slabs' GPUs (empty: one GPU, the ordinary solver)
   long long steps = 0;         // timed steps per repetition (0: 30 frames)
   int reps = 5;
   std::vector<bool> graph_modes{false, true};
@@ -72,6 +80,9 @@ struct RealtimeResult {
   double copy_gbs = 0.0;
   double bytes_per_point = 0.0;
   std::string display_note;
+  // On slabs: how many GPUs and slabs, and where they run (describe_decomposition).
+  int gpus = 0, slabs = 0;
+  std::string decomposition, graph_note;
   std::vector<RealtimeRow> rows;
 };
 

@@ -1,0 +1,43 @@
+// bench realtime on z-slabs (--gpus 1 --slabs-per-gpu 2 on one GPU): the scene's model
+// runs over the slabs, the kernel-only comparison on the same slabs, graph off only
+// (the slabs have no step graph), and the figures are measured, not zero.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "bench/realtime_bench.hpp"
+#include "common/gpu.hpp"
+#include "scene/scene_json.hpp"
+
+namespace ws::bench {
+namespace {
+
+TEST(RealtimeOnSlabs, TwoSlabsOnOneGpu) {
+  WS_REQUIRE_GPU();
+  RealtimeConfig cfg;
+  cfg.scene = load_wave_scene(std::string(WS_SOURCE_DIR) + "/assets/scenes/shoebox.json");
+  cfg.scene_label = "shoebox.json";
+  cfg.kernel = "auto";
+  cfg.steps = 200;
+  cfg.reps = 1;
+  cfg.decomp.devices = {0, 0};
+  cfg.decomp.slabs_per_process = 2;
+  std::ostringstream log;
+  const RealtimeResult r = run_realtime_bench(cfg, log);
+  EXPECT_EQ(r.gpus, 1);
+  EXPECT_GE(r.slabs, 2);
+  EXPECT_NE(r.decomposition.find("on GPU 0"), std::string::npos) << r.decomposition;
+  EXPECT_FALSE(r.kernel_id.empty());
+  EXPECT_FALSE(r.graph_note.empty());
+  ASSERT_EQ(r.rows.size(), 1u);  // graph off, display off
+  EXPECT_FALSE(r.rows[0].graph);
+  EXPECT_GT(r.rows[0].steps_per_s, 0.0);
+  EXPECT_GT(r.rows[0].realtime_factor, 0.0);
+  EXPECT_GT(r.rows[0].kernel_only_gpoints_per_s, 0.0);
+  std::ostringstream table;
+  print_realtime_table(r, table);
+  EXPECT_NE(table.str().find("decomposed: on 1 GPU(s)"), std::string::npos) << table.str();
+}
+
+}  // namespace
+}  // namespace ws::bench
