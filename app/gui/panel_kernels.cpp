@@ -137,6 +137,8 @@ void draw_kernel_section(GuiContext& ctx) {
 // Key under which a variant's throughput is remembered.
 std::string variant_key(WaveModel& m) {
   const WaveSolver& s = m.solver();
+  if (const DecompProbe* d = decomp_probe(m.solver()))
+    return std::to_string(d->slab_count()) + " slabs / " + to_string(s.precision());
   if (!m.cuda()) return std::string("cpu / ") + to_string(s.precision());
   const CudaWaveSolver& c = *m.cuda();
   const LaunchOptions& o = c.launch_options();
