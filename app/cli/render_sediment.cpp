@@ -12,6 +12,7 @@
 #include "egl_context.hpp"
 #include "height_surface.hpp"
 #include "png_writer.hpp"
+#include "sediment/sediment_kernels.hpp"
 #include "sediment/sediment_model.hpp"
 
 namespace ws::cli {
@@ -55,7 +56,14 @@ int run_sediment_render(const RenderOptions& o) {
   std::unique_ptr<SedimentModel> model;
   try {
     model = std::make_unique<SedimentModel>(scene, parse_backend(o.backend));
-    for (const std::string& id : split_ids(o.kernel)) model->set_kernel(id);
+    for (const std::string& id : split_ids(o.kernel)) {
+      (void)SedimentKernelRegistry::instance().at(id);  // an unknown id is bad input on every backend
+      if (model->cuda()) model->set_kernel(id);
+    }
+    // As for wave scenes: a kernel id names a CUDA kernel; the CPU reference has one update.
+    if (!o.kernel.empty() && !model->cuda())
+      std::cerr << "wavescope render: --kernel " << o.kernel << " applies to the CUDA backend; running the "
+                << model->backend_note() << "\n";
   } catch (const SceneError& e) {
     std::cerr << "wavescope render: " << e.what() << "\n";
     return 2;
