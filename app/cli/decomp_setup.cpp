@@ -26,13 +26,7 @@ int cuda_device_count() {
   return n;
 }
 
-namespace {
-
-int parse_gpus(const std::string& s, int present) {
-  if (s == "all") {
-    if (present < 1) throw std::invalid_argument("--gpus all: no CUDA device is present");
-    return present;
-  }
+int parse_positive_count(const std::string& s) {
   size_t used = 0;
   int n = 0;
   try {
@@ -40,8 +34,18 @@ int parse_gpus(const std::string& s, int present) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != s.size() || n < 1)
-    throw std::invalid_argument("--gpus '" + s + "' is not allowed: a positive number of GPUs or 'all'");
+  return used == s.size() && n >= 1 ? n : 0;
+}
+
+namespace {
+
+int parse_gpus(const std::string& s, int present) {
+  if (s == "all") {
+    if (present < 1) throw std::invalid_argument("--gpus all: no CUDA device is present");
+    return present;
+  }
+  const int n = parse_positive_count(s);
+  if (n == 0) throw std::invalid_argument("--gpus '" + s + "' is not allowed: a positive number of GPUs or 'all'");
   return n;
 }
 

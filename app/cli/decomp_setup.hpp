@@ -34,6 +34,9 @@ struct DecompSetup {
 // an unparsable --gpus, more GPUs than devices present, --gpus with the cpu backend.
 DecompSetup make_decomp_setup(const DecompArgs& a, BackendChoice backend);
 
+// `s` as a whole positive number, or 0 when it is not one (the --gpus count).
+int parse_positive_count(const std::string& s);
+
 // Number of CUDA devices present (0 when none or no driver).
 int cuda_device_count();
 

@@ -10,14 +10,8 @@ namespace ws::gui {
 namespace {
 
 int parse_cpu_slabs(const std::string& s) {
-  size_t used = 0;
-  int n = 0;
-  try {
-    n = std::stoi(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || n < 1)
+  const int n = cli::parse_positive_count(s);
+  if (n == 0)
     throw std::invalid_argument("--gpus '" + s + "' with --backend cpu is not allowed: a positive number of CPU slabs");
   return n;
 }

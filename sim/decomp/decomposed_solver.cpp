@@ -182,7 +182,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   }
 
   void read_state(std::vector<double>& uc, std::vector<double>& up) override {
-    gather_state(uc, up);
+    gather_state(uc, &up);
   }
 
   void write_state(const std::vector<double>& uc, const std::vector<double>& up, long long step) override {
@@ -266,8 +266,8 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   // The whole grid gathered into host memory (every rank takes part under MPI).
   FieldView current_field() const override {
     auto* self = const_cast<DecomposedSolver*>(this);
-    std::vector<double> uc, up;
-    self->gather_state(uc, up);
+    std::vector<double> uc;
+    self->gather_state(uc, nullptr);
     if (precision_ == Precision::Float) {
       self->view_f_.assign(uc.begin(), uc.end());
       return {view_f_.data(), precision_, layout_, false};
@@ -478,7 +478,9 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
 
   // The grid's padded arrays from the slabs' interior planes (the grid's own z halo is
   // the fixed boundary: zero). Under MPI every rank receives the whole grid.
-  void gather_state(std::vector<double>& uc, std::vector<double>& up) {
+  // Both levels (read_state), or u^n alone when `up` is null (current_field: the display's
+  // per-frame read has no use for u^{n-1}).
+  void gather_state(std::vector<double>& uc, std::vector<double>* up) {
     std::vector<double> mine_c, mine_p;
     for (auto& l : locals_) {
       std::vector<double> c, p;
@@ -486,17 +488,19 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       const int64_t from = (int64_t)layout_.halo * layout_.plane;
       const int64_t count = (int64_t)plan_.slabs[l.s].nz * layout_.plane;
       mine_c.insert(mine_c.end(), c.begin() + from, c.begin() + from + count);
-      mine_p.insert(mine_p.end(), p.begin() + from, p.begin() + from + count);
+      if (up) mine_p.insert(mine_p.end(), p.begin() + from, p.begin() + from + count);
     }
     if (comm_ && comm_->size() > 1) {
       mine_c = comm_->allgather(mine_c);
-      mine_p = comm_->allgather(mine_p);
+      if (up) mine_p = comm_->allgather(mine_p);
     }
-    uc.assign(layout_.total, 0.0);
-    up.assign(layout_.total, 0.0);
     const int64_t at = (int64_t)layout_.halo * layout_.plane;
+    uc.assign(layout_.total, 0.0);
     std::copy(mine_c.begin(), mine_c.end(), uc.begin() + at);
-    std::copy(mine_p.begin(), mine_p.end(), up.begin() + at);
+    if (up) {
+      up->assign(layout_.total, 0.0);
+      std::copy(mine_p.begin(), mine_p.end(), up->begin() + at);
+    }
   }
 
   Stencil stencil_;
