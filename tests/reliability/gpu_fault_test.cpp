@@ -12,30 +12,14 @@
 #include "core/field_layout.hpp"
 #include "core/grid_too_large.hpp"
 #include "reliability/fault_helpers.hpp"
+#include "reliability/fault_room.hpp"
 #include "wave/wave_model.hpp"
 
 namespace ws {
 namespace {
 
-WaveScene small_room(Precision p) {
-  WaveScene s;
-  s.name = "gpu fault room";
-  s.room_m = {1.0, 0.8, 0.6};
-  s.sound_speed_m_s = 343.0;
-  s.sample_rate_hz = 12000.0;
-  s.courant = 0.45;
-  s.precision = p;
-  s.sources.push_back({{0.3, 0.25, 0.2}, {SignalKind::RaisedCosine, 1.0, 1e-3, 0.0, 0.0}, SourceQuantity::Scheme,
-                       Injection::Value});
-  s.receivers.push_back({"r", {0.75, 0.55, 0.4}});
-  return s;
-}
-
-struct ScopedEnv {
-  std::string name;
-  ScopedEnv(const std::string& n, const std::string& v) : name(n) { ::setenv(n.c_str(), v.c_str(), 1); }
-  ~ScopedEnv() { ::unsetenv(name.c_str()); }
-};
+using test::ScopedEnv;
+using test::small_room;
 
 // Device memory that takes `fits` but not `refused` (check_grid_fits: 0.95 free - 64 MiB).
 std::string device_between(double fits, double refused) {
