@@ -12,10 +12,18 @@
 #include <vector>
 
 #include "scene/scene.hpp"
+#include "source/sampled_sources.hpp"
 #include "wave/wave_model.hpp"
 #include "wavio/wav_file.hpp"
 
 namespace ws::testing {
+
+// Samples first .. first + n - 1 of a stream.
+inline std::vector<float> read_all(SampleStream& s, long long first, size_t n) {
+  std::vector<float> v(n);
+  s.read(first, n, v.data());
+  return v;
+}
 
 // A scratch file in the system's temporary folder (the GPU suites run far from the build tree).
 // One folder per test process, so a scene and the WAV it names sit side by side.

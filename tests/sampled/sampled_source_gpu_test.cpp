@@ -14,12 +14,6 @@ namespace {
 
 using namespace ws::testing;
 
-std::vector<float> read_all(SampleStream& s, long long first, size_t n) {
-  std::vector<float> v(n);
-  s.read(first, n, v.data());
-  return v;
-}
-
 // 9000 steps cross two windows; the CPU and CUDA runs share nothing but the WAV file.
 TEST(SampledGpu, WavSourceMatchesTheCpuSolverAndTheConvolution) {
   WS_REQUIRE_GPU();

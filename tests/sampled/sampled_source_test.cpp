@@ -19,12 +19,6 @@ namespace {
 
 using namespace ws::testing;
 
-std::vector<float> read_all(SampleStream& s, long long first, size_t n) {
-  std::vector<float> v(n);
-  s.read(first, n, v.data());
-  return v;
-}
-
 TEST(SampleStream, ReadsForwardBackwardAndPastTheEnds) {
   std::vector<float> x(100000);
   for (size_t i = 0; i < x.size(); ++i) x[i] = (float)(i % 977) + 1.0f;
