@@ -191,8 +191,9 @@ std::string scene_error(const std::string& signal, const std::string& dir) {
 }
 
 TEST(SampledScene, ParsesWavAndDrySignalsAndWritesThemBack) {
-  write_music_wav("sampled_scene_music.wav", 11025, 2, 0.1);
-  const std::string dir = std::string(WS_BINARY_DIR) + "/tests";
+  // The scene's folder is where the fixture wrote the file: a clean build folder has no other copy.
+  const std::string dir =
+      std::filesystem::path(write_music_wav("sampled_scene_music.wav", 11025, 2, 0.1)).parent_path().string();
   WaveScene s = parse_wave_scene(
       nlohmann::json::parse(scene_text(R"({"type": "wav", "path": "sampled_scene_music.wav", "amplitude": 0.002, "delay_s": 0.01})")),
       dir);
@@ -220,7 +221,8 @@ TEST(SampledScene, ParsesWavAndDrySignalsAndWritesThemBack) {
 }
 
 TEST(SampledScene, RefusesBadSignalsNamingTheKeyAndTheValue) {
-  const std::string dir = std::string(WS_BINARY_DIR) + "/tests";
+  const std::string dir =
+      std::filesystem::path(write_music_wav("sampled_scene_music.wav", 11025, 2, 0.1)).parent_path().string();
   std::string e = scene_error(R"({"type": "wav"})", dir);
   EXPECT_NE(e.find("sources[0].signal.path is required"), std::string::npos) << e;
   e = scene_error(R"({"type": "wav", "path": "missing_song.wav"})", dir);
