@@ -53,7 +53,15 @@ double seconds_per_step(const KernelVariant& v, const BlockShape& block, const S
   const double lambda2 = std::pow(0.9 * st.courant_max, 2);
   T* cur = a;
   T* next = b;
+  MultiLaunchFn<T> multi;
+  if constexpr (std::is_same_v<T, float>) multi = v.multi_float;
+  else multi = v.multi_double;
   auto body = [&](cudaStream_t s) {
+    if (multi) {  // a kernel that runs many steps per launch: all of them in one
+      multi(MultiStepArgs<T>{cur, next, steps, L, &st, lambda2, nullptr}, o, s);
+      if (steps % 2) std::swap(cur, next);
+      return;
+    }
     for (int n = 0; n < steps; ++n) {
       fn(StepArgs<T>{next, cur, L, &st, lambda2}, o, s);
       std::swap(cur, next);

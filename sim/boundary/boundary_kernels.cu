@@ -1,14 +1,14 @@
 #include <vector>
 
 #include "boundary/boundary_kernels.hpp"
+#include "boundary/boundary_node.cuh"
 #include "core/cuda_check.hpp"
 
 namespace ws {
 
 namespace {
 
-// u^{n+1} = u + cd (u - u^{n-1}) + cl (sum_air (u_y - u) - n_fixed u), the expression and
-// order of boundary_compute_cpu (boundary_plan.hpp: exact for a constant field).
+// The boundary nodes' new values (boundary_node.cuh) into the side buffer.
 template <class T>
 __global__ void boundary_compute_kernel(const int64_t* node, const uint8_t* mask, const uint8_t* n_fixed,
                                         const T* cd, const T* cl, size_t n, FieldLayout L, const T* uc, const T* up,
@@ -16,18 +16,7 @@ __global__ void boundary_compute_kernel(const int64_t* node, const uint8_t* mask
   const size_t b = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
   if (b >= n) return;
   const int64_t q = node[b];
-  const uint8_t m = mask[b];
-  const T u = uc[q];
-  T s = T(0);
-  if (m & 1u) s += uc[q - 1] - u;
-  if (m & 2u) s += uc[q + 1] - u;
-  if (m & 4u) s += uc[q - L.pitch] - u;
-  if (m & 8u) s += uc[q + L.pitch] - u;
-  if (m & 16u) s += uc[q - L.plane] - u;
-  if (m & 32u) s += uc[q + L.plane] - u;
-  const uint8_t nf = n_fixed[b];
-  if (nf != 0) s -= T(nf) * u;
-  side[b] = u + (cd[b] * (u - up[q]) + cl[b] * s);
+  side[b] = boundary_node_value(uc, up[q], q, mask[b], n_fixed[b], cd[b], cl[b], L);
 }
 
 template <class T>

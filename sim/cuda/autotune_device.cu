@@ -79,6 +79,9 @@ class DeviceTuner {
     if constexpr (std::is_same_v<T, float>) fn = v.launch_float;
     else fn = v.launch_double;
     if (!fn) throw std::runtime_error("no " + std::string(to_string(precision_of<T>())) + " version");
+    MultiLaunchFn<T> multi;
+    if constexpr (std::is_same_v<T, float>) multi = v.multi_float;
+    else multi = v.multi_double;
     if (v.block_error) {
       const std::string why = v.block_error(stencil_, precision_of<T>(), c.block);
       if (!why.empty()) throw std::runtime_error(why);
@@ -100,9 +103,9 @@ class DeviceTuner {
                                std::to_string(pref.x) + "x" + std::to_string(pref.y) + "x" + std::to_string(pref.z));
     // Time: two steps to estimate, then as many as about half the budget allows (at
     // least 4, at most 400), the faster of two runs.
-    const double est = timed_steps(fn, o, 2) / 2;
+    const double est = timed_steps(fn, o, 2, multi) / 2;
     const int steps = (int)std::clamp(0.25 * budget_s / std::max(est, 1e-7), 4.0, 400.0);
-    const double t = std::min(timed_steps(fn, o, steps), timed_steps(fn, o, steps));
+    const double t = std::min(timed_steps(fn, o, steps, multi), timed_steps(fn, o, steps, multi));
     return t / steps;
   }
 
@@ -114,14 +117,18 @@ class DeviceTuner {
   }
 
   // Steps on the work pair (the solver's alternation: each step overwrites the older level).
-  double timed_steps(LaunchFn<T> fn, const LaunchOptions& o, int steps) {
+  double timed_steps(LaunchFn<T> fn, const LaunchOptions& o, int steps, MultiLaunchFn<T> multi) {
     CudaEvent a, b;
     T* x = work_.get();
     T* y = ref_.get();
     a.record(stream_.get());
-    for (int s = 0; s < steps; ++s) {
-      fn(StepArgs<T>{x, y, L_, &stencil_, lambda2_}, o, stream_.get());
-      std::swap(x, y);
+    if (multi) {  // a kernel that runs many steps per launch: timed as it runs in the solver
+      multi(MultiStepArgs<T>{y, x, steps, L_, &stencil_, lambda2_, nullptr}, o, stream_.get());
+    } else {
+      for (int s = 0; s < steps; ++s) {
+        fn(StepArgs<T>{x, y, L_, &stencil_, lambda2_}, o, stream_.get());
+        std::swap(x, y);
+      }
     }
     b.record(stream_.get());
     CUDA_CHECK(cudaEventSynchronize(b.get()));

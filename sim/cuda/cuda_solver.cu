@@ -9,32 +9,12 @@
 #include "cuda/device_info.hpp"
 #include "cuda/field_stats.hpp"
 #include "cuda/step_graph.hpp"
+#include "cuda/step_io.hpp"
+#include "cuda/tiled_step.hpp"
 
 namespace ws {
 
 namespace {
-
-struct DeviceSource {
-  int64_t index;
-  SourceSignal signal;
-  double gain;
-  Injection injection;
-  // A sampled signal: its track's window on the device (samples of steps *window_first - 1 ..,
-  // core/sample_stream.hpp), refilled between launches; null for the analytic signals.
-  const float* window;
-  const long long* window_first;
-};
-
-// What source q adds at the step that produces u^{n+1}, before its gain.
-__device__ __forceinline__ double source_injection(const DeviceSource& s, long long step, double dt) {
-  if (!s.window) return injection_value(s.signal, s.injection, step, dt);
-  return s.signal.amplitude * sampled_injection(s.window + 1 + (step - *s.window_first), s.injection);
-}
-
-struct DeviceTap {
-  int64_t index;
-  double weight;
-};
 
 // Sources add gain * injection to u^{n+1}; then receivers record the weighted sum
 // of u^{n+1} over their taps (taps of receiver q: tap_start[q] .. tap_start[q+1]).
@@ -45,11 +25,7 @@ __device__ void io_body(T* un, const DeviceSource* src, int nsrc, const DeviceTa
   for (int q = threadIdx.x; q < nsrc; q += blockDim.x)
     atomicAdd(un + src[q].index, T(src[q].gain * source_injection(src[q], step, dt)));
   __syncthreads();
-  for (int q = threadIdx.x; q < nrec; q += blockDim.x) {
-    double v = 0.0;
-    for (int t = tap_start[q]; t < tap_start[q + 1]; ++t) v += taps[t].weight * (double)un[taps[t].index];
-    rec_buf[slot * nrec + q] = T(v);
-  }
+  for (int q = threadIdx.x; q < nrec; q += blockDim.x) rec_buf[slot * nrec + q] = receiver_sample(un, taps, tap_start, q);
 }
 
 template <class T>
@@ -82,8 +58,9 @@ class CudaSolver final : public CudaWaveSolver {
       : stencil_(st), courant_(courant), dt_(dt) {
     layout_ = make_layout(nx, ny, nz, halo_for(st), sizeof(T));
     check_grid_fits(nx, ny, nz, (size_t)layout_.total, sizeof(T));
-    a_ = DeviceBuffer<T>(layout_.total);
-    b_ = DeviceBuffer<T>(layout_.total);
+    // Both fields in one allocation, so one L2 access-policy window can cover them
+    // (kernels/persistent_l2.cu); total is a multiple of 32 elements, so b starts aligned.
+    fields_ = DeviceBuffer<T>(2 * (size_t)layout_.total);
     reset();
     const std::string id = kernel_id.empty() ? default_kernel_for(st, precision_of<T>()) : kernel_id;
     if (id.empty()) throw std::invalid_argument("no CUDA kernel supports stencil '" + st.name + "'");
@@ -119,6 +96,7 @@ class CudaSolver final : public CudaWaveSolver {
     variant_ = &v;
     options_ = o;
     drop_graphs();
+    tiled_.reset();  // grouped by the old kernel's tiles
   }
 
   void set_step_graph(bool on) override {
@@ -135,7 +113,12 @@ class CudaSolver final : public CudaWaveSolver {
     l.host_launches_per_step = host_launches_per_step_;
     l.graph = last_advance_graph_;
     l.graph_note = graph_note_;
-    if (graph_on_ && !variant_->graph_capturable)
+    if (variant_->multi_step()) {
+      l.interior = 1;
+      l.boundary = 0;
+      l.io = 0;
+      l.graph_note = "kernel '" + variant_->id + "' runs walls, sources and receivers inside one launch of many steps";
+    } else if (graph_on_ && !variant_->graph_capturable)
       l.graph_note = "kernel '" + variant_->id + "' keeps host-side state between launches (constant tables); "
                      "its steps are launched one by one";
     return l;
@@ -145,8 +128,9 @@ class CudaSolver final : public CudaWaveSolver {
     if (steps <= 0) return;
     start_.record(stream_.get());
     long long launches = 0;
-    last_advance_graph_ = graph_on_ && graph_allowed();
-    if (last_advance_graph_) launches = advance_graphs(steps);
+    last_advance_graph_ = !variant_->multi_step() && graph_on_ && graph_allowed();
+    if (variant_->multi_step()) launches = advance_multi(steps);
+    else if (last_advance_graph_) launches = advance_graphs(steps);
     else launches = advance_unfused(steps);
     host_launches_per_step_ = (double)launches / steps;
     stop_.record(stream_.get());
@@ -156,8 +140,7 @@ class CudaSolver final : public CudaWaveSolver {
   }
 
   void reset() override {
-    CUDA_CHECK(cudaMemsetAsync(a_.get(), 0, a_.bytes(), stream_.get()));
-    CUDA_CHECK(cudaMemsetAsync(b_.get(), 0, b_.bytes(), stream_.get()));
+    CUDA_CHECK(cudaMemsetAsync(fields_.get(), 0, fields_.bytes(), stream_.get()));
     CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     cur_is_a_ = true;
     step_ = 0;
@@ -191,6 +174,8 @@ class CudaSolver final : public CudaWaveSolver {
     drop_graphs();
     boundary_ = DeviceBoundary<T>(p, layout_);
     has_boundary_ = !p.empty();
+    plan_host_ = p;
+    tiled_.reset();
   }
 
   void set_sources(const std::vector<SourceNode>& s) override {
@@ -205,6 +190,7 @@ class CudaSolver final : public CudaWaveSolver {
       sources_host_.push_back({layout_.index(n.node.i, n.node.j, n.node.k), n.signal, n.gain, n.injection, window,
                                window_first_dev_.get()});
     }
+    tiled_.reset();
     sources_ = DeviceBuffer<DeviceSource>(sources_host_.size());
     if (!sources_host_.empty())
       copy_to_device(sources_.get(), sources_host_.data(), sources_.bytes());
@@ -240,16 +226,23 @@ class CudaSolver final : public CudaWaveSolver {
   FieldStats field_stats() override { return device_field_stats(cur(), layout_, stats_.get(), stream_.get()); }
 
   SolverMetrics metrics() const override { return metrics_; }
-  FieldView current_field() const override { return {cur_is_a_ ? a_.get() : b_.get(), precision(), layout_, true}; }
-  size_t memory_bytes() const override { return a_.bytes() + b_.bytes() + rec_buf_.bytes(); }
+  FieldView current_field() const override { return {cur_is_a_ ? field_a() : field_b(), precision(), layout_, true}; }
+  size_t memory_bytes() const override { return fields_.bytes() + rec_buf_.bytes(); }
 
  private:
-  T* cur() { return cur_is_a_ ? a_.get() : b_.get(); }
-  T* prev() { return cur_is_a_ ? b_.get() : a_.get(); }
+  T* field_a() const { return fields_.get(); }
+  T* field_b() const { return fields_.get() + layout_.total; }
+  T* cur() { return cur_is_a_ ? field_a() : field_b(); }
+  T* prev() { return cur_is_a_ ? field_b() : field_a(); }
 
   LaunchFn<T> launch_fn() const {
     if constexpr (std::is_same_v<T, float>) return variant_->launch_float;
     else return variant_->launch_double;
+  }
+
+  MultiLaunchFn<T> multi_fn() const {
+    if constexpr (std::is_same_v<T, float>) return variant_->multi_float;
+    else return variant_->multi_double;
   }
 
   bool has_io() const { return !sources_host_.empty() || nrec_ > 0; }
@@ -258,8 +251,8 @@ class CudaSolver final : public CudaWaveSolver {
   // kernel, boundary scatter, sources and receivers. `counter`: the step index and
   // slot come from it (graph capture); else from step_ and slot_.
   void enqueue_step(cudaStream_t s, bool a_is_cur, StepCounter* counter) {
-    T* c = a_is_cur ? a_.get() : b_.get();
-    T* p = a_is_cur ? b_.get() : a_.get();
+    T* c = a_is_cur ? field_a() : field_b();
+    T* p = a_is_cur ? field_b() : field_a();
     StepArgs<T> args{p, c, layout_, &stencil_, courant_ * courant_};
     if (has_boundary_) boundary_.compute(c, p, s);
     launch_fn()(args, options_, s);
@@ -285,6 +278,45 @@ class CudaSolver final : public CudaWaveSolver {
       if (nrec_ > 0 && ++slot_ == kChunk) drain_receivers();
     }
     return (long long)steps * per_step;
+  }
+
+  // Runs of steps, each one launch of a kernel that runs whole steps (walls, sources and
+  // receivers inside), as long as the receiver buffer and the samples' window allow;
+  // returns the host launches.
+  long long advance_multi(int steps) {
+    const MultiLaunchFn<T> fn = multi_fn();
+    if (!fn) throw std::invalid_argument("kernel '" + variant_->id + "' has no " + to_string(precision()) +
+                                         " version of its multi-step launch");
+    if (!tiled_)
+      tiled_ = std::make_unique<DeviceTiledStep<T>>(
+          layout_, TileShape{options_.block.x, options_.block.y, options_.block.z}, plan_host_, sources_host_);
+    long long launches = 0;
+    int left = steps;
+    while (left > 0) {
+      long long room = nrec_ > 0 ? kChunk - slot_ : kChunk;
+      if (room == 0) {
+        drain_receivers();
+        room = kChunk;
+      }
+      int len = (int)std::min<long long>(left, room);
+      if (!windows_.empty()) len = std::min(len, SampleWindows::kWindowSteps);
+      cover_samples(step_, len);
+      TiledStepData<T> d = tiled_->data();
+      d.taps = receivers_.get();
+      d.tap_start = tap_start_.get();
+      d.nrec = nrec_;
+      d.rec_buf = rec_buf_.get();
+      d.step0 = step_;
+      d.slot0 = slot_;
+      d.dt = dt_;
+      fn(MultiStepArgs<T>{cur(), prev(), len, layout_, &stencil_, courant_ * courant_, &d}, options_, stream_.get());
+      ++launches;
+      if (len % 2) cur_is_a_ = !cur_is_a_;
+      step_ += len;
+      if (nrec_ > 0) slot_ += len;
+      left -= len;
+    }
+    return launches;
   }
 
   bool graph_allowed() const { return variant_->graph_capturable && graph_note_.empty(); }
@@ -409,13 +441,15 @@ class CudaSolver final : public CudaWaveSolver {
   FieldLayout layout_;
   CudaStream stream_;
   CudaEvent start_, stop_;
-  DeviceBuffer<T> a_, b_;
+  DeviceBuffer<T> fields_;  // u in [0, total) (a) and [total, 2 total) (b)
   bool cur_is_a_ = true;
   long long step_ = 0;
   const KernelVariant* variant_ = nullptr;
   LaunchOptions options_;
   DeviceBoundary<T> boundary_;
   bool has_boundary_ = false;
+  BoundaryPlan plan_host_;                      // for the tiled step of multi-step kernels
+  std::unique_ptr<DeviceTiledStep<T>> tiled_;   // built at the first multi-step advance
   std::vector<DeviceSource> sources_host_;
   DeviceBuffer<DeviceSource> sources_;
   SampleWindows windows_;                     // the sampled signals' tracks

@@ -36,6 +36,28 @@ struct StepArgs {
 template <class T>
 using LaunchFn = void (*)(const StepArgs<T>&, const LaunchOptions&, cudaStream_t);
 
+template <class T>
+struct TiledStepData;  // cuda/tiled_step.hpp
+
+// Several whole steps in one launch (kernels that keep their blocks resident and
+// synchronise the grid between steps): u^n in `cur`, u^{n-1} in `prev`; after `steps`
+// steps u^{n+steps} is in `cur` when `steps` is even, in `prev` when odd (the solver's
+// alternation). `io` holds the walls, solids, sources and receivers grouped by the
+// kernel's tiles (TileShape{block.x, block.y, block.z}); nullptr: the bare interior.
+template <class T>
+struct MultiStepArgs {
+  T* cur;
+  T* prev;
+  int steps;
+  FieldLayout layout;
+  const Stencil* stencil;
+  double lambda2;
+  const TiledStepData<T>* io;
+};
+
+template <class T>
+using MultiLaunchFn = void (*)(const MultiStepArgs<T>&, const LaunchOptions&, cudaStream_t);
+
 struct KernelVariant {
   std::string id;          // stable, for the CLI and JSON ("tiling3d")
   std::string name;        // for people ("3D tiling (Webb fig. 3)")
@@ -58,6 +80,12 @@ struct KernelVariant {
   bool graph_capturable = true;
   LaunchFn<float> launch_float = nullptr;
   LaunchFn<double> launch_double = nullptr;
+  // Kernels that run whole steps, walls, sources and receivers included, many per
+  // launch (MultiStepArgs); the solver, `bench` and the autotuner call these instead of
+  // one launch per step. launch_float/launch_double then run one bare step.
+  MultiLaunchFn<float> multi_float = nullptr;
+  MultiLaunchFn<double> multi_double = nullptr;
+  bool multi_step() const { return multi_float != nullptr || multi_double != nullptr; }
 
   bool has_precision(Precision p) const {
     return p == Precision::Float ? launch_float != nullptr : launch_double != nullptr;

@@ -1,0 +1,239 @@
+// A persistent 7-point kernel for grids whose two fields fit in L2: one cooperative
+// launch runs many whole steps, its blocks resident for the launch and the grid
+// synchronised once per step, so a step costs no launch and its loads are served
+// from L2 instead of DRAM (the fields are marked persisting in L2 through an
+// access-policy window over both, when they lie in one allocation).
+//
+// Each block owns tiles of block.x * block.y * block.z interior points, one point
+// per thread, tiles dealt round-robin over the resident blocks (on grids of a few
+// hundred thousand points every tile has a block of its own). Within a step a block finishes its tiles completely:
+//   1. its boundary nodes' new values into the side buffer (they read u^{n-1} at
+//      the node, which step 2 overwrites in place),
+//   2. the interior update of every point of the tile (exact_update.cuh),
+//   3. the side buffer scattered over the boundary nodes, the solid nodes zeroed,
+//   4. its sources added to u^{n+1};
+// so every node of u^{n+1} is final when the grid barrier ends the step, and the
+// receivers of step n are read by block 0 at the start of step n+1 (u^{n+1} is
+// then the read-only u^n). The arithmetic of each node is the solver's other path
+// (boundary_node.cuh, step_io.hpp, seven_point_update): the same bits.
+//
+// Loads are plain (not ld.global.nc): the two fields swap roles every step inside
+// the launch, and the non-coherent path is only valid for data that no thread
+// writes during the kernel. The grid barrier orders each step's stores before the
+// next step's loads.
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include "boundary/boundary_node.cuh"
+#include "core/cuda_check.hpp"
+#include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/exact_update.cuh"
+#include "cuda/kernels/launch_geometry.hpp"
+#include "cuda/kernels/seven_point.hpp"
+#include "cuda/step_io.hpp"
+#include "cuda/tiled_step.hpp"
+
+namespace ws {
+
+namespace {
+
+namespace cg = cooperative_groups;
+
+__device__ __forceinline__ int block_thread() {
+  return (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+}
+
+// Steps 1-4 above for tile t of the step that produces un from uc (and un's u^{n-1}).
+template <class T, bool IO>
+__device__ __forceinline__ void tile_step(int t, T* un, const T* uc, const FieldLayout& L, T w,
+                                          const TiledStepData<T>& io, long long step) {
+  const TileGrid& g = io.tiles;
+  const int tid = block_thread();
+  const int nthreads = blockDim.x * blockDim.y * blockDim.z;
+  if constexpr (IO) {
+    for (int b = io.bnd_start[t] + tid; b < io.bnd_start[t + 1]; b += nthreads) {
+      const int64_t q = io.bnd_node[b];
+      io.side[b] = boundary_node_value(uc, un[q], q, io.bnd_mask[b], io.bnd_nfixed[b], io.bnd_cd[b], io.bnd_cl[b], L);
+    }
+    __syncthreads();
+  }
+  const int tx = t % g.nx, ty = (t / g.nx) % g.ny, tz = t / (g.nx * g.ny);
+  const int i = tx * g.shape.x + (int)threadIdx.x, j = ty * g.shape.y + (int)threadIdx.y,
+            k = tz * g.shape.z + (int)threadIdx.z;
+  if (i < L.nx && j < L.ny && k < L.nz) {
+    const int64_t q = L.index(i, j, k);
+    un[q] = ex::seven_point_update(uc[q], un[q], uc[q - 1], uc[q + 1], uc[q - L.pitch], uc[q + L.pitch],
+                                   uc[q - L.plane], uc[q + L.plane], w);
+  }
+  if constexpr (IO) {
+    __syncthreads();
+    for (int b = io.bnd_start[t] + tid; b < io.bnd_start[t + 1]; b += nthreads) un[io.bnd_node[b]] = io.side[b];
+    for (int s = io.solid_start[t] + tid; s < io.solid_start[t + 1]; s += nthreads) un[io.solid[s]] = T(0);
+    __syncthreads();
+    for (int s = io.src_start[t] + tid; s < io.src_start[t + 1]; s += nthreads) {
+      const DeviceSource& src = io.src[s];
+      atomicAdd(un + src.index, T(src.gain * source_injection(src, step, io.dt)));
+    }
+  }
+}
+
+template <class T>
+__device__ __forceinline__ void record_receivers(const T* u, const TiledStepData<T>& io, long long slot) {
+  for (int q = block_thread(); q < io.nrec; q += blockDim.x * blockDim.y * blockDim.z)
+    io.rec_buf[slot * io.nrec + q] = receiver_sample(u, io.taps, io.tap_start, q);
+}
+
+template <class T, bool IO>
+__global__ void __launch_bounds__(1024) persistent_l2_kernel(T* cur, T* prev, int steps, FieldLayout L, T w,
+                                                             TiledStepData<T> io) {
+  cg::grid_group grid = cg::this_grid();
+  const int ntiles = io.tiles.count();
+  for (int s = 0; s < steps; ++s) {
+    T* uc = (s % 2 == 0) ? cur : prev;
+    T* un = (s % 2 == 0) ? prev : cur;
+    if constexpr (IO)
+      if (s > 0 && blockIdx.x == 0 && io.nrec > 0) record_receivers<T>(uc, io, io.slot0 + s - 1);
+    for (int t = blockIdx.x; t < ntiles; t += gridDim.x) {
+      tile_step<T, IO>(t, un, uc, L, w, io, io.step0 + s);
+      if constexpr (IO) __syncthreads();  // the next tile's boundary pass reuses the threads
+    }
+    grid.sync();
+  }
+  if constexpr (IO)
+    if (steps > 0 && blockIdx.x == 0 && io.nrec > 0)
+      record_receivers<T>(((steps - 1) % 2 == 0) ? prev : cur, io, io.slot0 + steps - 1);
+}
+
+// Blocks resident at once on the current device (the cooperative launch's limit), cached.
+template <class T, bool IO>
+int cooperative_blocks(int threads) {
+  static std::mutex m;
+  static std::map<std::pair<int, int>, int> cache;
+  int dev = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  std::lock_guard<std::mutex> lock(m);
+  auto it = cache.find({dev, threads});
+  if (it != cache.end()) return it->second;
+  int attr = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&attr, cudaDevAttrCooperativeLaunch, dev));
+  if (!attr) throw std::runtime_error("persistent_l2: this device does not support cooperative launches");
+  int per_sm = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_l2_kernel<T, IO>, threads, 0));
+  const int n = per_sm * device_sm_count();
+  if (n < 1) throw std::invalid_argument("persistent_l2: a block of " + std::to_string(threads) + " threads cannot be resident");
+  return cache[{dev, threads}] = n;
+}
+
+// The device's L2 facts for the access-policy window, cached per device; the persisting
+// set-aside is raised to the device's maximum once.
+struct L2Facts {
+  size_t max_window = 0, persisting = 0;
+};
+L2Facts l2_facts() {
+  static std::mutex m;
+  static std::map<int, L2Facts> cache;
+  int dev = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  std::lock_guard<std::mutex> lock(m);
+  auto it = cache.find(dev);
+  if (it != cache.end()) return it->second;
+  int win = 0, pers = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&win, cudaDevAttrMaxAccessPolicyWindowSize, dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&pers, cudaDevAttrMaxPersistingL2CacheSize, dev));
+  L2Facts f{(size_t)win, (size_t)pers};
+  if (f.persisting > 0 && cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, f.persisting) != cudaSuccess) {
+    (void)cudaGetLastError();  // not allowed here (MIG, MPS): run without the window
+    f.persisting = 0;
+  }
+  return cache[dev] = f;
+}
+
+std::string block_error_persistent(const Stencil&, Precision, const BlockShape& b) {
+  if (b.x < 1 || b.y < 1 || b.z < 1 || b.threads() > 1024)
+    return "block " + std::to_string(b.x) + "x" + std::to_string(b.y) + "x" + std::to_string(b.z) +
+           " is not allowed: each side >= 1, at most 1024 threads";
+  return "";
+}
+
+template <class T>
+void launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  if (a.steps <= 0) return;
+  const std::string why = block_error_persistent(*a.stencil, precision_of<T>(), o.block);
+  if (!why.empty()) throw std::invalid_argument("kernel 'persistent_l2': " + why);
+  const T w = seven_point_coeffs(StepArgs<T>{a.prev, a.cur, a.layout, a.stencil, a.lambda2}).neighbour;
+  TiledStepData<T> io;
+  if (a.io) io = *a.io;
+  else io.tiles = make_tile_grid(a.layout, TileShape{o.block.x, o.block.y, o.block.z});
+  if (io.tiles.shape.x != o.block.x || io.tiles.shape.y != o.block.y || io.tiles.shape.z != o.block.z)
+    throw std::invalid_argument("kernel 'persistent_l2': the step data is grouped by tiles of another block");
+  const int threads = o.block.threads();
+  const bool with_io = a.io != nullptr;
+  const int resident = with_io ? cooperative_blocks<T, true>(threads) : cooperative_blocks<T, false>(threads);
+  const int blocks = std::max(1, std::min(io.tiles.count(), resident));
+
+  cudaLaunchAttribute attr[2];
+  attr[0].id = cudaLaunchAttributeCooperative;
+  attr[0].val.cooperative = 1;
+  int nattr = 1;
+  const L2Facts l2 = l2_facts();
+  const size_t field = a.layout.bytes(sizeof(T));
+  const char* lo = reinterpret_cast<const char*>(std::min(a.cur, a.prev));
+  const char* hi = reinterpret_cast<const char*>(std::max(a.cur, a.prev)) + field;
+  // One window over both fields when they are one allocation (CudaSolver's), else over u^n.
+  const bool joint = (size_t)(hi - lo) == 2 * field;
+  if (l2.persisting > 0 && l2.max_window > 0) {
+    attr[1].id = cudaLaunchAttributeAccessPolicyWindow;
+    auto& w2 = attr[1].val.accessPolicyWindow;
+    w2.base_ptr = joint ? (void*)lo : (void*)a.cur;
+    w2.num_bytes = std::min(joint ? 2 * field : field, l2.max_window);
+    w2.hitRatio = (float)std::min(1.0, (double)l2.persisting / (double)w2.num_bytes);
+    w2.hitProp = cudaAccessPropertyPersisting;
+    w2.missProp = cudaAccessPropertyStreaming;
+    nattr = 2;
+  }
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3((unsigned)blocks);
+  cfg.blockDim = dim3((unsigned)o.block.x, (unsigned)o.block.y, (unsigned)o.block.z);
+  cfg.dynamicSmemBytes = 0;
+  cfg.stream = stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = (unsigned)nattr;
+  if (with_io) CUDA_CHECK(cudaLaunchKernelEx(&cfg, persistent_l2_kernel<T, true>, a.cur, a.prev, a.steps, a.layout, w, io));
+  else CUDA_CHECK(cudaLaunchKernelEx(&cfg, persistent_l2_kernel<T, false>, a.cur, a.prev, a.steps, a.layout, w, io));
+  CUDA_CHECK_LAUNCH();
+}
+
+// One bare step through the multi-step launch (the registry's per-step interface).
+template <class T>
+void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  launch_multi<T>(MultiStepArgs<T>{const_cast<T*>(a.u_cur), a.u_next, 1, a.layout, a.stencil, a.lambda2, nullptr}, o,
+                  stream);
+}
+
+}  // namespace
+
+void register_persistent_l2_kernels(KernelRegistry& r) {
+  KernelVariant v;
+  v.id = "persistent_l2";
+  v.name = "persistent, many steps per cooperative launch, fields held in L2";
+  v.family = "ours";
+  v.stencils = "7pt";
+  v.supports = supports_seven_point;
+  v.default_block = {32, 8, 2};
+  v.block_error = block_error_persistent;
+  v.block_uses_z = true;
+  v.has_readonly_toggle = false;
+  v.graph_capturable = false;  // it replaces the step graph: a launch is already many steps
+  v.launch_float = launch_one<float>;
+  v.launch_double = launch_one<double>;
+  v.multi_float = launch_multi<float>;
+  v.multi_double = launch_multi<double>;
+  r.add(v);
+}
+
+}  // namespace ws

@@ -1,0 +1,45 @@
+#pragma once
+// What a step adds and records on the device, shared by the solver's I/O kernel and
+// the kernels that run whole steps themselves (kernels/persistent_l2.cu): the sources
+// (gain * injection added to u^{n+1}) and the receivers' taps (a weighted sum of u^{n+1}).
+#include <cstdint>
+
+#include "core/hd.hpp"
+#include "core/source_signal.hpp"
+
+namespace ws {
+
+struct DeviceSource {
+  int64_t index;
+  SourceSignal signal;
+  double gain;
+  Injection injection;
+  // A sampled signal: its track's window on the device (samples of steps *window_first - 1 ..,
+  // core/sample_stream.hpp), refilled between launches; null for the analytic signals.
+  const float* window;
+  const long long* window_first;
+};
+
+struct DeviceTap {
+  int64_t index;
+  double weight;
+};
+
+#ifdef __CUDACC__
+// What source s adds at the step that produces u^{n+1}, before its gain.
+__device__ __forceinline__ double source_injection(const DeviceSource& s, long long step, double dt) {
+  if (!s.window) return injection_value(s.signal, s.injection, step, dt);
+  return s.signal.amplitude * sampled_injection(s.window + 1 + (step - *s.window_first), s.injection);
+}
+
+// Receiver q's sample: the weighted sum of u over its taps (tap_start[q] .. tap_start[q+1]),
+// summed in double in tap order.
+template <class T>
+__device__ __forceinline__ T receiver_sample(const T* u, const DeviceTap* taps, const int* tap_start, int q) {
+  double v = 0.0;
+  for (int t = tap_start[q]; t < tap_start[q + 1]; ++t) v += taps[t].weight * (double)u[taps[t].index];
+  return T(v);
+}
+#endif
+
+}  // namespace ws

@@ -1,0 +1,70 @@
+#include "cuda/tiled_step.hpp"
+
+namespace ws {
+
+namespace {
+
+template <class V>
+DeviceBuffer<V> upload(const std::vector<V>& h) {
+  DeviceBuffer<V> d(h.size());
+  if (!h.empty()) copy_to_device(d.get(), h.data(), d.bytes());
+  return d;
+}
+
+}  // namespace
+
+template <class T>
+DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape, const BoundaryPlan& plan,
+                                    const std::vector<DeviceSource>& sources)
+    : tiles_(make_tile_grid(L, shape)) {
+  const TileGroups b = group_by_tile(L, tiles_, plan.node);
+  std::vector<T> cd, cl;
+  std::vector<uint8_t> nf;
+  for (int r : b.order) {
+    const BoundaryCoeffs c = boundary_coeffs(plan.count[(size_t)r], plan.neighbours[(size_t)r],
+                                             plan.beta_sum[(size_t)r], plan.lambda);
+    cd.push_back(T(c.cd));
+    cl.push_back(T(c.cl));
+    nf.push_back((uint8_t)c.n_fixed);
+  }
+  bnd_start_ = upload(b.start);
+  bnd_node_ = upload(gather(plan.node, b.order));
+  bnd_mask_ = upload(gather(plan.neighbours, b.order));
+  bnd_nfixed_ = upload(nf);
+  bnd_cd_ = upload(cd);
+  bnd_cl_ = upload(cl);
+  side_ = DeviceBuffer<T>(plan.node.size());
+
+  const TileGroups s = group_by_tile(L, tiles_, plan.solid);
+  solid_start_ = upload(s.start);
+  solid_ = upload(gather(plan.solid, s.order));
+
+  std::vector<int64_t> src_nodes;
+  for (const auto& d : sources) src_nodes.push_back(d.index);
+  const TileGroups q = group_by_tile(L, tiles_, src_nodes);
+  src_start_ = upload(q.start);
+  src_ = upload(gather(sources, q.order));
+}
+
+template <class T>
+TiledStepData<T> DeviceTiledStep<T>::data() const {
+  TiledStepData<T> d;
+  d.tiles = tiles_;
+  d.bnd_start = bnd_start_.get();
+  d.bnd_node = bnd_node_.get();
+  d.bnd_mask = bnd_mask_.get();
+  d.bnd_nfixed = bnd_nfixed_.get();
+  d.bnd_cd = bnd_cd_.get();
+  d.bnd_cl = bnd_cl_.get();
+  d.side = side_.get();
+  d.solid_start = solid_start_.get();
+  d.solid = solid_.get();
+  d.src_start = src_start_.get();
+  d.src = src_.get();
+  return d;
+}
+
+template class DeviceTiledStep<float>;
+template class DeviceTiledStep<double>;
+
+}  // namespace ws

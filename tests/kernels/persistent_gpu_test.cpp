@@ -1,0 +1,177 @@
+// The persistent kernel (sim/cuda/kernels/persistent_l2.cu) runs whole steps, walls,
+// obstacles, sources and receivers included, many per cooperative launch. Through
+// the CUDA solver it must give what the solver's per-step path gives with the
+// default 7-point kernel (the same arithmetic per node: the fields should agree bit
+// for bit; the test asserts agreement to 1e-12 / 1e-5 of the field's size and prints
+// how many values differ in their bits), over advances that are not multiples of
+// anything, across the receiver buffer's 4096-step chunks and the sampled signal's
+// windows, for several tile shapes, in float and double; and with an odd grid and a
+// random start.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <random>
+
+#include "boundary/boundary_plan.hpp"
+#include "common/gpu.hpp"
+#include "common/random_field.hpp"
+#include "core/sample_stream.hpp"
+#include "cuda/cuda_solver.hpp"
+
+namespace ws {
+namespace {
+
+constexpr int kNx = 37, kNy = 29, kNz = 23;
+constexpr double kDt = 1.0 / 16000;
+
+BoxWalls room_walls() {
+  BoxWalls w;
+  w.fill(WallCondition::with_absorption(0.3));
+  w[1] = WallCondition::rigid();
+  w[4] = WallCondition::fixed();
+  return w;
+}
+
+SolidNodes obstacle() {
+  SolidNodes s;
+  s.material.assign((size_t)kNx * kNy * kNz, 0);
+  s.admittance = {0.5};
+  for (int k = 8; k < 14; ++k)
+    for (int j = 5; j < 12; ++j)
+      for (int i = 20; i < 27; ++i) s.material[i + (size_t)kNx * (j + (size_t)kNy * k)] = 1;
+  return s;
+}
+
+std::vector<SourceNode> sources(const std::shared_ptr<SampleStream>& samples) {
+  std::vector<SourceNode> out;
+  SourceSignal rc;
+  rc.kind = SignalKind::RaisedCosine;
+  rc.width_s = 2e-3;
+  rc.delay_s = 1e-3;
+  out.push_back({{5, 6, 7}, rc, 0.7, Injection::Value, nullptr});
+  // A trilinear volume-velocity source: eight nodes, the centred difference, weights summing to 1.
+  SourceSignal g;
+  g.kind = SignalKind::Gaussian;
+  g.width_s = 5e-4;
+  g.delay_s = 3e-3;
+  const double f[2] = {0.3, 0.7};
+  for (int c = 0; c < 8; ++c)
+    out.push_back({{30 + (c & 1), 20 + ((c >> 1) & 1), 15 + (c >> 2)}, g,
+                   2.0 * f[c & 1] * f[(c >> 1) & 1] * f[c >> 2], Injection::Difference, nullptr});
+  SourceSignal s;
+  s.kind = SignalKind::Sampled;
+  s.amplitude = 0.01;
+  s.delay_s = 0.01;
+  out.push_back({{12, 22, 3}, s, 1.0, Injection::Difference, samples});
+  return out;
+}
+
+std::vector<ReceiverTaps> receivers() {
+  std::vector<ReceiverTaps> r;
+  r.push_back({{{{2, 2, 2}, 1.0}}});
+  r.push_back({{{{kNx - 1, kNy - 1, kNz - 1}, 1.0}}});  // in a corner, on three walls
+  ReceiverTaps spread;
+  for (int c = 0; c < 8; ++c) spread.push_back({{15 + (c & 1), 9 + ((c >> 1) & 1), 18 + (c >> 2)}, 0.125});
+  r.push_back(spread);
+  return r;
+}
+
+struct Run {
+  std::vector<double> cur, prev;
+  std::vector<std::vector<double>> rec;
+};
+
+Run run(Precision p, const std::string& kernel, const BlockShape* block, const std::vector<int>& advances) {
+  const Stencil st = make_stencil("7pt");
+  auto solver = make_cuda_solver(p, st, kNx, kNy, kNz, st.courant_max, kDt, kernel);
+  if (block) solver->set_kernel(kernel, LaunchOptions{*block, true});
+  const SolidNodes solids = obstacle();
+  const BoundaryPlan plan = make_boundary_plan(solver->layout(), room_walls(), solids, st.courant_max);
+  solver->set_boundary(plan);
+  std::mt19937 rng(3);
+  std::vector<float> samples(6000);
+  for (float& v : samples) v = std::uniform_real_distribution<float>(-1.f, 1.f)(rng);
+  solver->set_sources(sources(std::make_shared<BufferSampleStream>(samples)));
+  solver->set_receiver_taps(receivers());
+  const FieldLayout& L = solver->layout();
+  auto a = testing::random_field(L, 41), b = testing::random_field(L, 42);
+  for (int64_t q : plan.solid) a[q] = b[q] = 0;
+  solver->write_state(a, b, 0);
+  Run r;
+  r.rec.assign(3, {});
+  for (int n : advances) {
+    solver->advance(n);
+    auto got = solver->take_receiver_samples();
+    for (int q = 0; q < 3; ++q) r.rec[q].insert(r.rec[q].end(), got[q].begin(), got[q].end());
+  }
+  EXPECT_EQ(solver->step(), [&] { long long s = 0; for (int n : advances) s += n; return s; }());
+  if (kernel == "persistent_l2") {
+    const StepLaunches l = solver->step_launches();
+    EXPECT_LT(l.host_launches_per_step, 0.05) << "the last advance was not run as one launch of many steps";
+  }
+  solver->read_state(r.cur, r.prev);
+  return r;
+}
+
+long long differing_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  long long n = 0;
+  for (size_t q = 0; q < a.size() && q < b.size(); ++q) n += a[q] != b[q];
+  return n;
+}
+
+void compare(Precision p, double tol) {
+  WS_REQUIRE_GPU();
+  const std::vector<int> advances = {1, 7, 500, 4100, 33, 2};
+  const Stencil st = make_stencil("7pt");
+  const std::string ref_kernel = default_kernel_for(st, p);
+  const Run ref = run(p, ref_kernel, nullptr, advances);
+  const FieldLayout L = make_layout(kNx, kNy, kNz, 1, p == Precision::Float ? 4 : 8);
+  for (BlockShape b : {BlockShape{32, 8, 2}, BlockShape{16, 4, 3}, BlockShape{64, 2, 7}, BlockShape{8, 8, 1},
+                       BlockShape{32, 32, 1}, BlockShape{8, 4, 32}}) {
+    SCOPED_TRACE(::testing::Message() << to_string(p) << " block " << b.x << "x" << b.y << "x" << b.z << " vs "
+                                      << ref_kernel);
+    const Run got = run(p, "persistent_l2", &b, advances);
+    const auto [d, m] = testing::max_diff(got.cur, ref.cur, L);
+    EXPECT_GT(m, 0.0);
+    EXPECT_LE(d, tol * m) << "u^n: max |diff| " << d << " of max |u| " << m;
+    const auto [dp, mp] = testing::max_diff(got.prev, ref.prev, L);
+    EXPECT_LE(dp, tol * mp) << "u^{n-1}: max |diff| " << dp << " of max |u| " << mp;
+    long long rec_bits = 0;
+    for (int q = 0; q < 3; ++q) {
+      ASSERT_EQ(got.rec[q].size(), ref.rec[q].size()) << "receiver " << q;
+      double peak = 0, diff = 0;
+      for (size_t n = 0; n < ref.rec[q].size(); ++n) {
+        peak = std::max(peak, std::abs(ref.rec[q][n]));
+        diff = std::max(diff, std::abs(got.rec[q][n] - ref.rec[q][n]));
+      }
+      EXPECT_LE(diff, tol * peak) << "receiver " << q;
+      rec_bits += differing_bits(got.rec[q], ref.rec[q]);
+    }
+    std::printf("[ persistent ] %s %dx%dx%d: %lld of %zu field values and %lld receiver samples differ in bits\n",
+                to_string(p), b.x, b.y, b.z, differing_bits(got.cur, ref.cur) + differing_bits(got.prev, ref.prev),
+                2 * ref.cur.size(), rec_bits);
+  }
+}
+
+TEST(PersistentL2, MatchesTheStepPathWithWallsSourcesAndReceiversDouble) { compare(Precision::Double, 1e-12); }
+TEST(PersistentL2, MatchesTheStepPathWithWallsSourcesAndReceiversFloat) { compare(Precision::Float, 1e-5); }
+
+// A block the kernel cannot run is refused by set_kernel, naming it; the running kernel stays.
+TEST(PersistentL2, RefusesABlockOfMoreThan1024Threads) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  auto solver = make_cuda_solver(Precision::Float, st, 20, 20, 20, 0.5, kDt, "persistent_l2");
+  try {
+    solver->set_kernel("persistent_l2", LaunchOptions{{64, 8, 4}, true});
+    FAIL() << "a 64x8x4 block was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("64x8x4"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(solver->kernel().id, "persistent_l2");
+  solver->advance(3);
+}
+
+}  // namespace
+}  // namespace ws

@@ -1,0 +1,69 @@
+// The grouping by tile that the persistent kernel's step data uses (sim/cuda/tile_groups.hpp).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "cuda/tile_groups.hpp"
+
+namespace ws {
+namespace {
+
+TEST(TileGroups, EveryPointLandsInTheTileThatHoldsIt) {
+  const FieldLayout L = make_layout(37, 29, 23, 1, 4);
+  const TileGrid g = make_tile_grid(L, TileShape{16, 8, 5});
+  EXPECT_EQ(g.nx, 3);
+  EXPECT_EQ(g.ny, 4);
+  EXPECT_EQ(g.nz, 5);
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        const int64_t q = L.index(i, j, k);
+        const InteriorPoint p = interior_point(L, q);
+        ASSERT_EQ(p.i, i);
+        ASSERT_EQ(p.j, j);
+        ASSERT_EQ(p.k, k);
+        ASSERT_EQ(tile_of(L, g, q), i / 16 + 3 * (j / 8 + 4 * (k / 5)));
+      }
+}
+
+TEST(TileGroups, RefusesHaloPointsAndEmptyTiles) {
+  const FieldLayout L = make_layout(10, 9, 8, 2, 8);
+  const TileGrid g = make_tile_grid(L, TileShape{4, 4, 4});
+  EXPECT_THROW(tile_of(L, g, L.index(-1, 0, 0)), std::invalid_argument);
+  EXPECT_THROW(tile_of(L, g, L.index(0, 9, 0)), std::invalid_argument);
+  EXPECT_THROW(tile_of(L, g, L.index(0, 0, -2)), std::invalid_argument);
+  EXPECT_THROW(tile_of(L, g, L.total), std::invalid_argument);
+  try {
+    make_tile_grid(L, TileShape{4, 0, 4});
+    FAIL() << "a tile with a zero side was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("4x0x4"), std::string::npos) << e.what();
+  }
+}
+
+TEST(TileGroups, GroupsAreAStablePermutationByTile) {
+  const FieldLayout L = make_layout(41, 17, 13, 1, 4);
+  const TileGrid g = make_tile_grid(L, TileShape{32, 8, 3});
+  std::mt19937 rng(7);
+  std::vector<int64_t> nodes;
+  for (int n = 0; n < 2000; ++n)
+    nodes.push_back(L.index((int)(rng() % L.nx), (int)(rng() % L.ny), (int)(rng() % L.nz)));
+  const TileGroups t = group_by_tile(L, g, nodes);
+  ASSERT_EQ(t.start.size(), (size_t)g.count() + 1);
+  EXPECT_EQ(t.start.front(), 0);
+  EXPECT_EQ(t.start.back(), (int)nodes.size());
+  std::set<int> seen;
+  for (int tile = 0; tile < g.count(); ++tile)
+    for (int r = t.start[tile]; r < t.start[tile + 1]; ++r) {
+      EXPECT_EQ(tile_of(L, g, nodes[t.order[r]]), tile);
+      if (r > t.start[tile]) EXPECT_LT(t.order[r - 1], t.order[r]) << "not stable";
+      seen.insert(t.order[r]);
+    }
+  EXPECT_EQ(seen.size(), nodes.size());
+  const std::vector<int64_t> sorted = gather(nodes, t.order);
+  for (size_t r = 0; r < sorted.size(); ++r) EXPECT_EQ(sorted[r], nodes[t.order[r]]);
+}
+
+}  // namespace
+}  // namespace ws
