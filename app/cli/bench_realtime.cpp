@@ -72,7 +72,7 @@ struct Display {
       if (!o.triangles.empty()) obstacles = std::make_unique<render::ObstacleMesh>(o.triangles);
     }
     // On slabs the field is gathered through the host (as `render --gpus`).
-    slices->update(m.solver().current_field(), pos, m.cuda() ? m.cuda()->stream() : nullptr);
+    slices->update(m.solver().slice_field(pos.i, pos.j, pos.k), pos, m.cuda() ? m.cuda()->stream() : nullptr);
     scale.observe(slices->max_abs_latest());  // as the GUI: no wait for the device
     renderer.draw_3d(view_3d, camera, *slices, room, scale, {}, obstacles.get());
     renderer.draw_2d(view_2d, render::SliceAxis::XY, *slices, room, scale);

@@ -106,16 +106,20 @@ int run(const StencilBenchCli& o) {
   try {
     const bench::StencilBenchResult r = bench::run_stencil_bench(opt);
     std::cout << "device " << r.device << ", copy bandwidth " << std::fixed << std::setprecision(1) << r.copy_gbs
-              << " GB/s (roofline: " << r.copy_gbs / 12 << " Gpts/s float, " << r.copy_gbs / 24 << " double)\n";
+              << " GB/s (roofline: " << r.copy_gbs / 12 << " Gpts/s float, " << r.copy_gbs / 24
+              << " double), L2 bandwidth " << r.l2_gbs << " GB/s (L2 roofline: " << r.l2_gbs / 12 << " Gpts/s float, "
+              << r.l2_gbs / 24 << " double)\n";
     using A = bench::TextTable::Align;
     bench::TextTable t({{"family", A::Left}, {"stencil", A::Left}, {"K", A::Left}, {"prec", A::Left},
                         {"grid", A::Left}, {"kernel", A::Left}, {"CTPN ns", A::Right}, {"Gpts/s", A::Right},
-                        {"roof %", A::Right}});
+                        {"roof %", A::Right}, {"L2 %", A::Right}});
     for (const auto& x : r.rows) {
       if (!x.best && !o.all_kernels) continue;
       t.add_row({x.family, x.stencil, std::to_string(x.points), x.precision, x.size,
                  x.kernel + (x.best && o.all_kernels ? "*" : ""), fixed_text(x.ctpn_ns, 4), fixed_text(x.gpoints_per_s, 2),
-                 fixed_text(100 * x.roofline_fraction, 1)});
+                 fixed_text(100 * x.roofline_fraction, 1),
+                 r.l2_gbs > 0 ? fixed_text(100 * x.gpoints_per_s * (x.precision == "float" ? 12 : 24) / r.l2_gbs, 1)
+                              : std::string("-")});
     }
     t.print(std::cout);
     for (const auto& t : r.targets) std::cout << "target " << t << "\n";

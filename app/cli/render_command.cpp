@@ -191,7 +191,7 @@ int run(const RenderOptions& o) {
     for (int f = 0; f < count && !interrupted(); ++f) {
       const long long n = f == 0 ? first_steps : o.every;
       advance_until_interrupted(*model, n);
-      slices->update(model->solver().current_field(), pos, stream);
+      slices->update(model->solver().slice_field(pos.i, pos.j, pos.k), pos, stream);
       scale.observe(slices->max_abs());
       int width = 0;
       const auto rgba = draw_frame(views, o, *slices, room, scale, obstacle_mesh.get(), width);

@@ -22,7 +22,7 @@ void Session::continue_on_cpu() {
 
 void Session::update_slices(const render::SlicePositions& pos) {
   cudaStream_t stream = model_->cuda() ? model_->cuda()->stream() : nullptr;
-  slices_->update(model_->solver().current_field(), pos, stream);
+  slices_->update(model_->solver().slice_field(pos.i, pos.j, pos.k), pos, stream);
 }
 
 }  // namespace ws::gui

@@ -147,6 +147,7 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
   res.display_note = cfg.display_note;
   log << "measuring the copy bandwidth ...\n";
   res.copy_gbs = measure_copy_bandwidth_gbs();
+  res.l2_gbs = measure_l2_bandwidth_gbs();
   const bool slabs = on_slabs(cfg.decomp);
   WaveModel m(cfg.scene, BackendChoice::Cuda, cfg.kernel, cfg.decomp);
   if (!slabs && !m.cuda()) throw std::runtime_error("the scene did not get the CUDA backend: " + m.backend_note());
@@ -246,7 +247,7 @@ void print_realtime_table(const RealtimeResult& r, std::ostream& out) {
   out << "  kernel " << r.kernel_id << " "
       << (r.slabs > 0 ? std::string("on every slab") : block_text(r.block, r.block_uses_z))
       << (r.auto_note.empty() ? "" : " (" + r.auto_note + ")") << "; copy bandwidth " << fixed(r.copy_gbs, 1)
-      << " GB/s, roofline " << fixed(roofline_gpoints(r.copy_gbs, r.bytes_per_point) * std::max(1, r.gpus), 1)
+      << " GB/s, L2 bandwidth " << fixed(r.l2_gbs, 1) << " GB/s, roofline " << fixed(roofline_gpoints(r.copy_gbs, r.bytes_per_point) * std::max(1, r.gpus), 1)
       << " Gpoints/s" << (r.gpus > 1 ? " (all " + std::to_string(r.gpus) + " GPUs)" : "") << " at "
       << fixed(r.bytes_per_point, 0) << " B/point\n";
   if (!r.display_note.empty()) out << "  display: " << r.display_note << "\n";
@@ -301,6 +302,7 @@ std::vector<BenchRecord> realtime_records(const RealtimeResult& r) {
     b.device = r.device;
     const StepLaunches& l = row.launches;
     b.extra = {{"scene", r.scene_label},
+               {"l2_gbs", r.l2_gbs},
                {"stencil", r.stencil},
                {"block", {r.block.x, r.block.y, r.block.z}},
                {"auto", r.auto_note},

@@ -78,6 +78,7 @@ struct RealtimeResult {
   long long boundary_nodes = 0, solid_nodes = 0;
   int sources = 0, receivers = 0;
   double copy_gbs = 0.0;
+  double l2_gbs = 0.0;  // the L2 roofline, same run
   double bytes_per_point = 0.0;
   std::string display_note;
   // On slabs: how many GPUs and slabs, and where they run (describe_decomposition).

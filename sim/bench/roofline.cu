@@ -47,6 +47,41 @@ double measure_copy_bandwidth_gbs(size_t bytes, int reps) {
   return 2.0 * (double)bytes / s.median_s * 1e-9;
 }
 
+namespace {
+
+// Pass r copies a to b when r is even, b to a when odd; each thread touches only its
+// own pieces, so the passes need no synchronisation between threads.
+__global__ void l2_ping_pong(float4* a, float4* b, size_t n, int passes) {
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (int r = 0; r < passes; ++r) {
+    const float4* src = (r % 2 == 0) ? a : b;
+    float4* dst = (r % 2 == 0) ? b : a;
+    for (size_t q = blockIdx.x * (size_t)blockDim.x + threadIdx.x; q < n; q += stride) dst[q] = src[q];
+  }
+}
+
+}  // namespace
+
+double measure_l2_bandwidth_gbs(int passes, int reps) {
+  int dev = 0, l2 = 0, sms = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  const size_t bytes = std::max<size_t>(1 << 20, (size_t)l2 / 4);
+  const size_t n = bytes / sizeof(float4);
+  DeviceBuffer<float4> a(n), b(n);
+  CUDA_CHECK(cudaMemset(a.get(), 0, a.bytes()));
+  CUDA_CHECK(cudaMemset(b.get(), 0, b.bytes()));
+  CudaStream stream;
+  const TimingStats s = time_on_stream(
+      [&](cudaStream_t st) {
+        l2_ping_pong<<<(unsigned)(4 * sms), 512, 0, st>>>(a.get(), b.get(), n, passes);
+        CUDA_CHECK_LAUNCH();
+      },
+      stream.get(), 2, reps);
+  return 2.0 * (double)(n * sizeof(float4)) * passes / s.median_s * 1e-9;
+}
+
 std::string device_name() {
   cudaDeviceProp p{};
   int dev = 0;

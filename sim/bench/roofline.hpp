@@ -26,6 +26,13 @@ TimingStats time_on_stream(const std::function<void(cudaStream_t)>& body, cudaSt
 // that reads one array and writes another can at best use.
 double measure_copy_bandwidth_gbs(size_t bytes = 0, int reps = 15);
 
+// The device's L2 bandwidth, the roofline of kernels whose fields stay in L2 (the
+// persistent kernel): one launch in which every thread copies its 16-byte pieces of
+// a buffer of a quarter of L2 into another and back, `passes` times, so nothing
+// leaves L2 after the first pass; median of `reps` launches after warm-up; GB/s
+// counting bytes read plus bytes written, as the copy roofline does.
+double measure_l2_bandwidth_gbs(int passes = 200, int reps = 9);
+
 // Roofline in Gpoints/s for a kernel that must move `bytes_per_point` per point.
 inline double roofline_gpoints(double copy_gbs, double bytes_per_point) { return copy_gbs / bytes_per_point; }
 

@@ -56,9 +56,14 @@ double seconds_per_step(const KernelVariant& v, const BlockShape& block, const S
   MultiLaunchFn<T> multi;
   if constexpr (std::is_same_v<T, float>) multi = v.multi_float;
   else multi = v.multi_double;
+  DeviceBuffer<T> scratch;  // the fields an out-of-place multi-step kernel works in
+  if (multi && v.multi_scratch_fields > 0) {
+    scratch = DeviceBuffer<T>((size_t)v.multi_scratch_fields * L.total);
+    CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
+  }
   auto body = [&](cudaStream_t s) {
     if (multi) {  // a kernel that runs many steps per launch: all of them in one
-      multi(MultiStepArgs<T>{cur, next, steps, L, &st, lambda2, nullptr}, o, s);
+      multi(MultiStepArgs<T>{cur, next, steps, L, &st, lambda2, nullptr, scratch.get()}, o, s);
       if (steps % 2) std::swap(cur, next);
       return;
     }
@@ -245,7 +250,10 @@ StencilBenchResult run_stencil_bench(const StencilBenchOptions& opt) {
   }
   if (opt.log) opt.log("measuring the device-to-device copy bandwidth (the roofline)");
   res.copy_gbs = measure_copy_bandwidth_gbs();
-  if (opt.log) opt.log("copy bandwidth " + fmt(res.copy_gbs, 1) + " GB/s on " + res.device);
+  res.l2_gbs = measure_l2_bandwidth_gbs();
+  if (opt.log)
+    opt.log("copy bandwidth " + fmt(res.copy_gbs, 1) + " GB/s, L2 bandwidth " + fmt(res.l2_gbs, 1) + " GB/s on " +
+            res.device);
   size_t free_b = 0, total_b = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
   for (Precision p : opt.precisions) {

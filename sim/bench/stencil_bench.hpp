@@ -50,6 +50,7 @@ struct StencilBenchRow {
 struct StencilBenchResult {
   std::string device;
   double copy_gbs = 0.0;
+  double l2_gbs = 0.0;  // the L2 roofline, same run
   std::vector<StencilBenchRow> rows;
   std::vector<std::string> notes;    // stencils or kernels skipped, and why
   std::vector<std::string> targets;  // the performance targets, met or missed, with the numbers

@@ -50,6 +50,8 @@ WebbResult run_webb_bench(const WebbConfig& cfg, std::ostream& log) {
   res.device = device_name();
   res.copy_gbs = measure_copy_bandwidth_gbs();
   log << "device-to-device copy bandwidth: " << res.copy_gbs << " GB/s (read + write)\n";
+  res.l2_gbs = measure_l2_bandwidth_gbs();
+  log << "L2 bandwidth: " << res.l2_gbs << " GB/s (read + write)\n";
 
   const Stencil st = make_stencil("7pt");
   const auto variants = webb_variants(cfg);

@@ -64,6 +64,7 @@ struct WebbResult {
   WebbConfig config;
   std::string device;
   double copy_gbs = 0.0;
+  double l2_gbs = 0.0;  // the L2 roofline (measure_l2_bandwidth_gbs), same run
   std::vector<WebbRow> rows;
 };
 

@@ -145,7 +145,8 @@ void print_webb_table(const WebbResult& r, std::ostream& out) {
   else
     out << "times measured over 44,100 steps (median of " << c.segments << " segments, scaled to the run)\n";
   out << "device: " << r.device << ", device-to-device copy bandwidth " << fixed(r.copy_gbs, 1)
-      << " GB/s (read + write), measured in this run\n";
+      << " GB/s (read + write), L2 bandwidth " << fixed(r.l2_gbs, 1)
+      << " GB/s, both measured in this run (\"of L2\": the fraction of the L2 roofline, for grids that fit)\n";
 
   for (Precision p : c.precisions) {
     for (bool ro : c.readonly_modes) {
@@ -154,7 +155,7 @@ void print_webb_table(const WebbResult& r, std::ostream& out) {
           << fixed(roofline_gpoints(r.copy_gbs, bpp), 1) << " Gpoints/s (" << (int)bpp << " bytes per point)\n";
       using A = TextTable::Align;
       TextTable t({{"Kernel method", A::Left}, {"block", A::Left}, {"Time (s)", A::Right}, {"Ratio", A::Right},
-                   {"Gpoints/s", A::Right}, {"Roofline", A::Right}, {"K20 (s)", A::Right}});
+                   {"Gpoints/s", A::Right}, {"Roofline", A::Right}, {"of L2", A::Right}, {"K20 (s)", A::Right}});
       for (const auto& row : r.rows) {
         if (row.precision != p || row.readonly_cache != ro) continue;
         const KernelVariant* v = KernelRegistry::instance().find(row.id);
@@ -163,6 +164,7 @@ void print_webb_table(const WebbResult& r, std::ostream& out) {
             row.id == "tiling3d" ? "-" : row.ratio_to_tiling3d < 0 ? "n/a" : fixed(100.0 * row.ratio_to_tiling3d, 1) + "%";
         t.add_row({row.name, block_text(row.block, uses_z), fixed(row.seconds_full, 2), ratio,
                    fixed(row.gpoints_per_s, 2), fixed(100.0 * row.roofline_fraction, 1) + "%",
+                   r.l2_gbs > 0 ? fixed(100.0 * row.gpoints_per_s / roofline_gpoints(r.l2_gbs, bpp), 1) + "%" : "-",
                    row.k20_s > 0 ? fixed(row.k20_s, 1) : std::string("-")});
       }
       t.print(out);
@@ -192,6 +194,9 @@ std::vector<BenchRecord> webb_records(const WebbResult& r) {
     b.device = r.device;
     const KernelVariant* v = KernelRegistry::instance().find(row.id);
     b.extra = {{"name", row.name},
+               {"l2_gbs", r.l2_gbs},
+               {"l2_roofline_fraction",
+                r.l2_gbs > 0 ? row.gpoints_per_s / roofline_gpoints(r.l2_gbs, b.bytes_per_point) : 0.0},
                {"walls", r.config.walls},
                {"readonly_cache", row.readonly_cache},
                {"block", block_text(row.block, v ? v->block_uses_z : true)},

@@ -137,6 +137,7 @@ std::vector<TuneCandidate> tune_candidates(const Stencil& stencil, Precision pre
   static const BlockShape kShapes[] = {{32, 4, 1}, {32, 8, 1}, {64, 4, 1}, {64, 8, 1}, {128, 2, 1}, {128, 4, 1}};
   std::vector<TuneCandidate> first, more;
   for (const KernelVariant* v : KernelRegistry::instance().supporting(stencil, precision)) {
+    if (!v->auto_candidate) continue;
     const BlockShape pref = preferred_block(*v, stencil, precision);
     first.push_back({v->id, pref});
     if (v->block_for) continue;  // a compiled-in block width: its own block only

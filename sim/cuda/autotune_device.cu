@@ -75,6 +75,7 @@ class DeviceTuner {
 
   double measure(const TuneCandidate& c, double budget_s) {
     const KernelVariant& v = KernelRegistry::instance().at(c.kernel);
+    kernel_ = c.kernel;
     LaunchFn<T> fn;
     if constexpr (std::is_same_v<T, float>) fn = v.launch_float;
     else fn = v.launch_double;
@@ -123,7 +124,12 @@ class DeviceTuner {
     T* y = ref_.get();
     a.record(stream_.get());
     if (multi) {  // a kernel that runs many steps per launch: timed as it runs in the solver
-      multi(MultiStepArgs<T>{y, x, steps, L_, &stencil_, lambda2_, nullptr}, o, stream_.get());
+      const KernelVariant& v = KernelRegistry::instance().at(kernel_);
+      if (v.multi_scratch_fields > 0 && scratch_.size() < (size_t)v.multi_scratch_fields * L_.total) {
+        scratch_ = DeviceBuffer<T>((size_t)v.multi_scratch_fields * L_.total);
+        CUDA_CHECK(cudaMemsetAsync(scratch_.get(), 0, scratch_.bytes(), stream_.get()));
+      }
+      multi(MultiStepArgs<T>{y, x, steps, L_, &stencil_, lambda2_, nullptr, scratch_.get()}, o, stream_.get());
     } else {
       for (int s = 0; s < steps; ++s) {
         fn(StepArgs<T>{x, y, L_, &stencil_, lambda2_}, o, stream_.get());
@@ -141,6 +147,8 @@ class DeviceTuner {
   CudaStream stream_;
   DeviceBuffer<T> cur_, prev_, ref_, work_;
   DeviceBuffer<unsigned long long> diff_{1};
+  DeviceBuffer<T> scratch_;  // an out-of-place multi-step kernel's extra fields, allocated when one is timed
+  std::string kernel_;       // the candidate being timed
 };
 
 std::string nvidia_driver_version() {

@@ -67,6 +67,8 @@ class CudaSolver final : public CudaWaveSolver {
     set_kernel(id, LaunchOptions{preferred_block(KernelRegistry::instance().at(id), st, precision_of<T>()), true});
   }
 
+  ~CudaSolver() override { release_kernel(); }
+
   std::string backend() const override { return "cuda"; }
   Precision precision() const override { return precision_of<T>(); }
   const FieldLayout& layout() const override { return layout_; }
@@ -93,10 +95,12 @@ class CudaSolver final : public CudaWaveSolver {
       const std::string why = v.block_error(stencil_, precision(), o.block);
       if (!why.empty()) throw std::invalid_argument("kernel '" + id + "': " + why);
     }
+    if (variant_ && variant_ != &v) release_kernel();
     variant_ = &v;
     options_ = o;
     drop_graphs();
     tiled_.reset();  // grouped by the old kernel's tiles
+    scratch_ = DeviceBuffer<T>();
   }
 
   void set_step_graph(bool on) override {
@@ -113,7 +117,7 @@ class CudaSolver final : public CudaWaveSolver {
     l.host_launches_per_step = host_launches_per_step_;
     l.graph = last_advance_graph_;
     l.graph_note = graph_note_;
-    if (variant_->multi_step()) {
+    if (multi_path()) {
       l.interior = 1;
       l.boundary = 0;
       l.io = 0;
@@ -128,8 +132,8 @@ class CudaSolver final : public CudaWaveSolver {
     if (steps <= 0) return;
     start_.record(stream_.get());
     long long launches = 0;
-    last_advance_graph_ = !variant_->multi_step() && graph_on_ && graph_allowed();
-    if (variant_->multi_step()) launches = advance_multi(steps);
+    last_advance_graph_ = !multi_path() && graph_on_ && graph_allowed();
+    if (multi_path()) launches = advance_multi(steps);
     else if (last_advance_graph_) launches = advance_graphs(steps);
     else launches = advance_unfused(steps);
     host_launches_per_step_ = (double)launches / steps;
@@ -227,9 +231,16 @@ class CudaSolver final : public CudaWaveSolver {
 
   SolverMetrics metrics() const override { return metrics_; }
   FieldView current_field() const override { return {cur_is_a_ ? field_a() : field_b(), precision(), layout_, true}; }
-  size_t memory_bytes() const override { return fields_.bytes() + rec_buf_.bytes(); }
+  size_t memory_bytes() const override { return fields_.bytes() + scratch_.bytes() + rec_buf_.bytes(); }
 
  private:
+  // The running kernel's device-wide state undone (KernelVariant::release).
+  void release_kernel() noexcept {
+    if (!variant_ || !variant_->release) return;
+    if (cudaStreamSynchronize(stream_.get()) != cudaSuccess) (void)cudaGetLastError();
+    variant_->release();
+  }
+
   T* field_a() const { return fields_.get(); }
   T* field_b() const { return fields_.get() + layout_.total; }
   T* cur() { return cur_is_a_ ? field_a() : field_b(); }
@@ -283,6 +294,10 @@ class CudaSolver final : public CudaWaveSolver {
   // Runs of steps, each one launch of a kernel that runs whole steps (walls, sources and
   // receivers inside), as long as the receiver buffer and the samples' window allow;
   // returns the host launches.
+  // Whether advance() runs the kernel's multi-step launch: kernels that leave non-fixed
+  // walls and obstacles to the boundary-node kernels run such scenes a step at a time.
+  bool multi_path() const { return variant_->multi_step() && (variant_->multi_walls || !has_boundary_); }
+
   long long advance_multi(int steps) {
     const MultiLaunchFn<T> fn = multi_fn();
     if (!fn) throw std::invalid_argument("kernel '" + variant_->id + "' has no " + to_string(precision()) +
@@ -290,6 +305,10 @@ class CudaSolver final : public CudaWaveSolver {
     if (!tiled_)
       tiled_ = std::make_unique<DeviceTiledStep<T>>(
           layout_, TileShape{options_.block.x, options_.block.y, options_.block.z}, plan_host_, sources_host_);
+    if (variant_->multi_scratch_fields > 0 && !scratch_.get()) {
+      scratch_ = DeviceBuffer<T>((size_t)variant_->multi_scratch_fields * layout_.total);
+      CUDA_CHECK(cudaMemsetAsync(scratch_.get(), 0, scratch_.bytes(), stream_.get()));  // the halo stays 0
+    }
     long long launches = 0;
     int left = steps;
     while (left > 0) {
@@ -309,7 +328,8 @@ class CudaSolver final : public CudaWaveSolver {
       d.step0 = step_;
       d.slot0 = slot_;
       d.dt = dt_;
-      fn(MultiStepArgs<T>{cur(), prev(), len, layout_, &stencil_, courant_ * courant_, &d}, options_, stream_.get());
+      fn(MultiStepArgs<T>{cur(), prev(), len, layout_, &stencil_, courant_ * courant_, &d, scratch_.get()}, options_,
+         stream_.get());
       ++launches;
       if (len % 2) cur_is_a_ = !cur_is_a_;
       step_ += len;
@@ -450,6 +470,7 @@ class CudaSolver final : public CudaWaveSolver {
   bool has_boundary_ = false;
   BoundaryPlan plan_host_;                      // for the tiled step of multi-step kernels
   std::unique_ptr<DeviceTiledStep<T>> tiled_;   // built at the first multi-step advance
+  DeviceBuffer<T> scratch_;                     // the multi-step kernel's extra fields, if it asks for any
   std::vector<DeviceSource> sources_host_;
   DeviceBuffer<DeviceSource> sources_;
   SampleWindows windows_;                     // the sampled signals' tracks

@@ -44,6 +44,8 @@ struct TiledStepData;  // cuda/tiled_step.hpp
 // steps u^{n+steps} is in `cur` when `steps` is even, in `prev` when odd (the solver's
 // alternation). `io` holds the walls, solids, sources and receivers grouped by the
 // kernel's tiles (TileShape{block.x, block.y, block.z}); nullptr: the bare interior.
+// `scratch`: KernelVariant::multi_scratch_fields fields of layout.total elements, zero
+// on their halo, that the caller keeps for the kernel (nullptr when it asks for none).
 template <class T>
 struct MultiStepArgs {
   T* cur;
@@ -53,6 +55,7 @@ struct MultiStepArgs {
   const Stencil* stencil;
   double lambda2;
   const TiledStepData<T>* io;
+  T* scratch = nullptr;
 };
 
 template <class T>
@@ -86,6 +89,19 @@ struct KernelVariant {
   MultiLaunchFn<float> multi_float = nullptr;
   MultiLaunchFn<double> multi_double = nullptr;
   bool multi_step() const { return multi_float != nullptr || multi_double != nullptr; }
+  int multi_scratch_fields = 0;  // extra fields the multi-step launch works in (out-of-place passes)
+  // Whether the multi-step launch runs non-fixed walls and obstacles itself; if not, the
+  // solver runs such scenes a step at a time with launch_float/launch_double.
+  bool multi_walls = true;
+  // Whether `--kernel auto` may pick it. False for a kernel whose results have not yet
+  // been checked on a GPU against the CPU reference (docs/gpu-runs.md lists the runs):
+  // it stays available by name, for the benchmarks and the GPU tests.
+  bool auto_candidate = true;
+  // Called when a solver stops using the kernel (a switch, the solver's end) on the
+  // solver's device, after its stream is idle: undoes device-wide state the launches
+  // set up (L2 lines marked persisting would otherwise keep part of L2 from every
+  // other kernel). nullptr: nothing to undo.
+  void (*release)() = nullptr;
 
   bool has_precision(Precision p) const {
     return p == Precision::Float ? launch_float != nullptr : launch_double != nullptr;

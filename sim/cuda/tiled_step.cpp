@@ -61,6 +61,9 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   d.solid = solid_.get();
   d.src_start = src_start_.get();
   d.src = src_.get();
+  d.bnd_count = (int)bnd_node_.size();
+  d.solid_count = (int)solid_.size();
+  d.nsrc = (int)src_.size();
   return d;
 }
 

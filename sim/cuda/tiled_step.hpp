@@ -29,6 +29,7 @@ struct TiledStepData {
   const T* bnd_cd = nullptr;
   const T* bnd_cl = nullptr;
   T* side = nullptr;  // one value per boundary node, written and read by the owning block within a step
+  int bnd_count = 0, solid_count = 0, nsrc = 0;  // totals (src[0 .. nsrc) is every source, in tile order)
   // Solid nodes (held at zero) of tile t: solid_start[t] .. solid_start[t+1].
   const int* solid_start = nullptr;
   const int64_t* solid = nullptr;

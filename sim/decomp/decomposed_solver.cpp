@@ -16,6 +16,7 @@
 #include "decomp/slab_assign.hpp"
 #include "decomp/slab_plan.hpp"
 #include "decomp/slab_workers.hpp"
+#include "decomp/slice_gather.hpp"
 #include "cuda/device_buffer.hpp"
 
 namespace ws {
@@ -274,6 +275,36 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     }
     self->view_d_ = std::move(uc);
     return {view_d_.data(), precision_, layout_, false};
+  }
+
+  // The display's slices: each slab's share of them, gathered (every rank takes part
+  // under MPI) into the view's array, whose other points keep older values.
+  FieldView slice_field(int i, int j, int k) const override {
+    auto* self = const_cast<DecomposedSolver*>(this);
+    const SliceAt at = clamp_slice(layout_, SliceAt{i, j, k});
+    std::vector<double> mine;
+    for (auto& l : self->locals_) {
+      self->on(l);
+      if (l.cuda) l.cuda->synchronize();
+      pack_slab_slices(l.solver->current_field(), plan_.slabs[l.s], at, mine);
+    }
+    if (comm_ && comm_->size() > 1) mine = comm_->allgather(mine);
+    void* out = nullptr;
+    if (precision_ == Precision::Float) {
+      if ((int64_t)view_f_.size() != layout_.total) self->view_f_.assign(layout_.total, 0.0f);
+      out = self->view_f_.data();
+    } else {
+      if ((int64_t)view_d_.size() != layout_.total) self->view_d_.assign(layout_.total, 0.0);
+      out = self->view_d_.data();
+    }
+    size_t used = 0;
+    for (const Slab& s : plan_.slabs) {
+      if (used + slab_slice_values(layout_, s, at) > mine.size())
+        throw std::logic_error("gathered slices do not match the slabs");
+      used += unpack_slab_slices(mine.data() + used, layout_, s, at, precision_, out);
+    }
+    if (used != mine.size()) throw std::logic_error("gathered slices do not match the slabs");
+    return {out, precision_, layout_, false};
   }
 
   size_t memory_bytes() const override {

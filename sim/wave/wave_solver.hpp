@@ -97,6 +97,14 @@ class WaveSolver {
 
   virtual SolverMetrics metrics() const = 0;
   virtual FieldView current_field() const = 0;
+  // u^n as the display reads it: only the three slices through interior point (i, j, k)
+  // (plane k, row j and column i of every plane) need to hold u^n; the rest may be stale.
+  // A solver whose field is one array returns current_field(); a decomposed one gathers
+  // just those points (decomp/slice_gather.hpp).
+  virtual FieldView slice_field(int i, int j, int k) const {
+    (void)i, (void)j, (void)k;
+    return current_field();
+  }
   virtual size_t memory_bytes() const = 0;
 };
 

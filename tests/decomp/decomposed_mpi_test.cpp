@@ -7,6 +7,7 @@
 
 #include "cpu/cpu_solver.hpp"
 #include "decomp/decomp_cases.hpp"
+#include "decomp/slice_check.hpp"
 #include "decomp/decomposed_solver.hpp"
 #include "decomp/mpi_comm.hpp"
 
@@ -83,6 +84,18 @@ TEST(DecomposedMpi, FieldStatsAgreeOnEveryRank) {
   EXPECT_NEAR(a.mean, b.mean, 1e-9 * a.peak);
   EXPECT_FALSE(g_mpi->comm().any(false));
   EXPECT_TRUE(g_mpi->comm().any(g_mpi->rank() == g_mpi->size() - 1));
+}
+
+// The display's slices over ranks: every rank gets the three slices of the whole grid.
+TEST(DecomposedMpi, SliceFieldHoldsTheThreeSlicesOnEveryRank) {
+  const DecompCase c = decomp_cases()[5];
+  const CaseResult ref = run_case(c, make_cpu_solver);
+  const Stencil st = make_stencil(c.stencil);
+  const double courant = 0.9 * st.courant_max;
+  auto many = rank_factory(2, true)(c.precision, st, c.nx, c.ny, c.nz, courant, 1e-5);
+  many->write_state(ref.u_cur, ref.u_prev, ref.step);
+  for (int k : {0, c.nz / 2, c.nz - 1})
+    EXPECT_EQ(slice_mismatches(*many, ref.u_cur, c.nx / 3, c.ny / 2, k), 0) << "k = " << k;
 }
 
 TEST(DecomposedMpi, RefusesMoreRanksThanPlanes) {

@@ -1,7 +1,8 @@
-// The persistent kernel (sim/cuda/kernels/persistent_l2.cu) runs whole steps, walls,
-// obstacles, sources and receivers included, many per cooperative launch. Through
-// the CUDA solver it must give what the solver's per-step path gives with the
-// default 7-point kernel (the same arithmetic per node: the fields should agree bit
+// The multi-step kernels run many steps per launch: persistent_l2 (walls, obstacles,
+// sources and receivers inside one cooperative launch) and temporal_2step (two steps
+// per pass over DRAM, sources and receivers inside, fixed walls; other walls make the
+// solver step it singly). Through the CUDA solver each must give what the solver's
+// per-step path gives with the default 7-point kernel (the same arithmetic per node: the fields should agree bit
 // for bit; the test asserts agreement to 1e-12 / 1e-5 of the field's size and prints
 // how many values differ in their bits), over advances that are not multiples of
 // anything, across the receiver buffer's 4096-step chunks and the sampled signal's
@@ -83,12 +84,15 @@ struct Run {
   std::vector<std::vector<double>> rec;
 };
 
-Run run(Precision p, const std::string& kernel, const BlockShape* block, const std::vector<int>& advances) {
+Run run(Precision p, const std::string& kernel, const BlockShape* block, const std::vector<int>& advances,
+        bool walls) {
   const Stencil st = make_stencil("7pt");
   auto solver = make_cuda_solver(p, st, kNx, kNy, kNz, st.courant_max, kDt, kernel);
   if (block) solver->set_kernel(kernel, LaunchOptions{*block, true});
-  const SolidNodes solids = obstacle();
-  const BoundaryPlan plan = make_boundary_plan(solver->layout(), room_walls(), solids, st.courant_max);
+  const SolidNodes solids = walls ? obstacle() : SolidNodes{};
+  BoxWalls fixed;
+  fixed.fill(WallCondition::fixed());
+  const BoundaryPlan plan = make_boundary_plan(solver->layout(), walls ? room_walls() : fixed, solids, st.courant_max);
   solver->set_boundary(plan);
   std::mt19937 rng(3);
   std::vector<float> samples(6000);
@@ -107,7 +111,7 @@ Run run(Precision p, const std::string& kernel, const BlockShape* block, const s
     for (int q = 0; q < 3; ++q) r.rec[q].insert(r.rec[q].end(), got[q].begin(), got[q].end());
   }
   EXPECT_EQ(solver->step(), [&] { long long s = 0; for (int n : advances) s += n; return s; }());
-  if (kernel == "persistent_l2") {
+  if (kernel == "persistent_l2" || (kernel == "temporal_2step" && !walls)) {
     const StepLaunches l = solver->step_launches();
     EXPECT_LT(l.host_launches_per_step, 0.05) << "the last advance was not run as one launch of many steps";
   }
@@ -121,18 +125,17 @@ long long differing_bits(const std::vector<double>& a, const std::vector<double>
   return n;
 }
 
-void compare(Precision p, double tol) {
+void compare(Precision p, double tol, const std::string& kernel, bool walls, const std::vector<BlockShape>& blocks) {
   WS_REQUIRE_GPU();
   const std::vector<int> advances = {1, 7, 500, 4100, 33, 2};
   const Stencil st = make_stencil("7pt");
   const std::string ref_kernel = default_kernel_for(st, p);
-  const Run ref = run(p, ref_kernel, nullptr, advances);
+  const Run ref = run(p, ref_kernel, nullptr, advances, walls);
   const FieldLayout L = make_layout(kNx, kNy, kNz, 1, p == Precision::Float ? 4 : 8);
-  for (BlockShape b : {BlockShape{32, 8, 2}, BlockShape{16, 4, 3}, BlockShape{64, 2, 7}, BlockShape{8, 8, 1},
-                       BlockShape{32, 32, 1}, BlockShape{8, 4, 32}}) {
-    SCOPED_TRACE(::testing::Message() << to_string(p) << " block " << b.x << "x" << b.y << "x" << b.z << " vs "
-                                      << ref_kernel);
-    const Run got = run(p, "persistent_l2", &b, advances);
+  for (BlockShape b : blocks) {
+    SCOPED_TRACE(::testing::Message() << kernel << " " << to_string(p) << " block " << b.x << "x" << b.y << "x" << b.z
+                                      << (walls ? " walls" : " fixed walls") << " vs " << ref_kernel);
+    const Run got = run(p, kernel, &b, advances, walls);
     const auto [d, m] = testing::max_diff(got.cur, ref.cur, L);
     EXPECT_GT(m, 0.0);
     EXPECT_LE(d, tol * m) << "u^n: max |diff| " << d << " of max |u| " << m;
@@ -149,14 +152,32 @@ void compare(Precision p, double tol) {
       EXPECT_LE(diff, tol * peak) << "receiver " << q;
       rec_bits += differing_bits(got.rec[q], ref.rec[q]);
     }
-    std::printf("[ persistent ] %s %dx%dx%d: %lld of %zu field values and %lld receiver samples differ in bits\n",
-                to_string(p), b.x, b.y, b.z, differing_bits(got.cur, ref.cur) + differing_bits(got.prev, ref.prev),
+    std::printf("[ multi-step ] %s %s%s %dx%dx%d: %lld of %zu field values and %lld receiver samples differ in bits\n",
+                kernel.c_str(), to_string(p), walls ? " walls" : "", b.x, b.y, b.z, differing_bits(got.cur, ref.cur) + differing_bits(got.prev, ref.prev),
                 2 * ref.cur.size(), rec_bits);
   }
 }
 
-TEST(PersistentL2, MatchesTheStepPathWithWallsSourcesAndReceiversDouble) { compare(Precision::Double, 1e-12); }
-TEST(PersistentL2, MatchesTheStepPathWithWallsSourcesAndReceiversFloat) { compare(Precision::Float, 1e-5); }
+const std::vector<BlockShape> kPersistentBlocks = {{32, 8, 2}, {16, 4, 3}, {64, 2, 7}, {8, 8, 1}, {32, 32, 1}, {8, 4, 32}};
+const std::vector<BlockShape> kPassBlocks = {{32, 16, 1}, {16, 8, 1}, {64, 4, 1}, {7, 5, 1}};
+
+TEST(PersistentL2, MatchesTheStepPathWithWallsSourcesAndReceiversDouble) {
+  compare(Precision::Double, 1e-12, "persistent_l2", true, kPersistentBlocks);
+}
+TEST(PersistentL2, MatchesTheStepPathWithWallsSourcesAndReceiversFloat) {
+  compare(Precision::Float, 1e-5, "persistent_l2", true, kPersistentBlocks);
+}
+TEST(Temporal2Step, MatchesTheStepPathWithSourcesAndReceiversDouble) {
+  compare(Precision::Double, 1e-12, "temporal_2step", false, kPassBlocks);
+}
+TEST(Temporal2Step, MatchesTheStepPathWithSourcesAndReceiversFloat) {
+  compare(Precision::Float, 1e-5, "temporal_2step", false, kPassBlocks);
+}
+// Rigid and absorbing walls and the obstacle: the solver steps the kernel singly around
+// the boundary-node kernels.
+TEST(Temporal2Step, WithWallsRunsStepByStepAndMatches) {
+  compare(Precision::Float, 1e-5, "temporal_2step", true, {{32, 16, 1}});
+}
 
 // A block the kernel cannot run is refused by set_kernel, naming it; the running kernel stays.
 TEST(PersistentL2, RefusesABlockOfMoreThan1024Threads) {

@@ -12,6 +12,7 @@ void register_zstream_vec_kernels(KernelRegistry& r);     // zstream_vec.cu
 void register_halo_threads_kernels(KernelRegistry& r);   // halo_threads.cu
 void register_bigstencil_kernels(KernelRegistry& r);     // bigstencil_families.cpp
 void register_persistent_l2_kernels(KernelRegistry& r);  // persistent_l2.cu
+void register_temporal_2step_kernels(KernelRegistry& r);  // temporal_2step.cu
 
 void register_extra_kernel_families(KernelRegistry& r) {
   register_webb_shared_kernels(r);
@@ -22,6 +23,7 @@ void register_extra_kernel_families(KernelRegistry& r) {
   register_halo_threads_kernels(r);
   register_bigstencil_kernels(r);
   register_persistent_l2_kernels(r);
+  register_temporal_2step_kernels(r);
 }
 
 }  // namespace ws

@@ -208,11 +208,16 @@ void launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_
   CUDA_CHECK_LAUNCH();
 }
 
+// Back to normal L2 lines, so the persisting set-aside serves every kernel again.
+void release_persisting_l2() {
+  if (cudaCtxResetPersistingL2Cache() != cudaSuccess) (void)cudaGetLastError();
+}
+
 // One bare step through the multi-step launch (the registry's per-step interface).
 template <class T>
 void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  launch_multi<T>(MultiStepArgs<T>{const_cast<T*>(a.u_cur), a.u_next, 1, a.layout, a.stencil, a.lambda2, nullptr}, o,
-                  stream);
+  launch_multi<T>(MultiStepArgs<T>{const_cast<T*>(a.u_cur), a.u_next, 1, a.layout, a.stencil, a.lambda2, nullptr, nullptr},
+                  o, stream);
 }
 
 }  // namespace
@@ -233,6 +238,8 @@ void register_persistent_l2_kernels(KernelRegistry& r) {
   v.launch_double = launch_one<double>;
   v.multi_float = launch_multi<float>;
   v.multi_double = launch_multi<double>;
+  v.auto_candidate = false;  // not yet run on a GPU (docs/gpu-runs.md)
+  v.release = release_persisting_l2;
   r.add(v);
 }
 
