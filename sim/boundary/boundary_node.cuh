@@ -10,19 +10,29 @@
 
 namespace ws {
 
+// The same from the node's value u and its six neighbours' (nb[d], d as in the mask;
+// the ones the mask leaves out are not read), for kernels that hold u^n elsewhere than
+// in a field array (kernels/temporal_2step.cu: a ring of planes in shared memory).
+template <class T>
+__device__ __forceinline__ T boundary_value(T u, const T (&nb)[6], T u_prev, uint8_t m, uint8_t nf, T cd, T cl) {
+  T s = T(0);
+  if (m & 1u) s += nb[0] - u;
+  if (m & 2u) s += nb[1] - u;
+  if (m & 4u) s += nb[2] - u;
+  if (m & 8u) s += nb[3] - u;
+  if (m & 16u) s += nb[4] - u;
+  if (m & 32u) s += nb[5] - u;
+  if (nf != 0) s -= T(nf) * u;
+  return u + (cd * (u - u_prev) + cl * s);
+}
+
 template <class T>
 __device__ __forceinline__ T boundary_node_value(const T* uc, T u_prev, int64_t q, uint8_t m, uint8_t nf, T cd, T cl,
                                                  const FieldLayout& L) {
-  const T u = uc[q];
-  T s = T(0);
-  if (m & 1u) s += uc[q - 1] - u;
-  if (m & 2u) s += uc[q + 1] - u;
-  if (m & 4u) s += uc[q - L.pitch] - u;
-  if (m & 8u) s += uc[q + L.pitch] - u;
-  if (m & 16u) s += uc[q - L.plane] - u;
-  if (m & 32u) s += uc[q + L.plane] - u;
-  if (nf != 0) s -= T(nf) * u;
-  return u + (cd * (u - u_prev) + cl * s);
+  const T nb[6] = {(m & 1u) ? uc[q - 1] : T(0),       (m & 2u) ? uc[q + 1] : T(0),
+                   (m & 4u) ? uc[q - L.pitch] : T(0), (m & 8u) ? uc[q + L.pitch] : T(0),
+                   (m & 16u) ? uc[q - L.plane] : T(0), (m & 32u) ? uc[q + L.plane] : T(0)};
+  return boundary_value(uc[q], nb, u_prev, m, nf, cd, cl);
 }
 
 }  // namespace ws

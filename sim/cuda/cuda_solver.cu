@@ -179,6 +179,7 @@ class CudaSolver final : public CudaWaveSolver {
     boundary_ = DeviceBoundary<T>(p, layout_);
     has_boundary_ = !p.empty();
     plan_host_ = p;
+    plan_on_faces_ = plan_on_box_faces(p, layout_);
     tiled_.reset();
   }
 
@@ -294,9 +295,13 @@ class CudaSolver final : public CudaWaveSolver {
   // Runs of steps, each one launch of a kernel that runs whole steps (walls, sources and
   // receivers inside), as long as the receiver buffer and the samples' window allow;
   // returns the host launches.
-  // Whether advance() runs the kernel's multi-step launch: kernels that leave non-fixed
-  // walls and obstacles to the boundary-node kernels run such scenes a step at a time.
-  bool multi_path() const { return variant_->multi_step() && (variant_->multi_walls || !has_boundary_); }
+  // Whether advance() runs the kernel's multi-step launch: kernels that run the box's
+  // walls but not obstacles (KernelVariant::MultiWalls::BoxFaces) step such scenes singly.
+  bool multi_path() const {
+    if (!variant_->multi_step()) return false;
+    if (!has_boundary_ || variant_->multi_walls == KernelVariant::MultiWalls::All) return true;
+    return plan_on_faces_;
+  }
 
   long long advance_multi(int steps) {
     const MultiLaunchFn<T> fn = multi_fn();
@@ -469,6 +474,7 @@ class CudaSolver final : public CudaWaveSolver {
   DeviceBoundary<T> boundary_;
   bool has_boundary_ = false;
   BoundaryPlan plan_host_;                      // for the tiled step of multi-step kernels
+  bool plan_on_faces_ = true;                   // walls only, no obstacles (plan_on_box_faces)
   std::unique_ptr<DeviceTiledStep<T>> tiled_;   // built at the first multi-step advance
   DeviceBuffer<T> scratch_;                     // the multi-step kernel's extra fields, if it asks for any
   std::vector<DeviceSource> sources_host_;

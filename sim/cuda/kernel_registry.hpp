@@ -90,9 +90,11 @@ struct KernelVariant {
   MultiLaunchFn<double> multi_double = nullptr;
   bool multi_step() const { return multi_float != nullptr || multi_double != nullptr; }
   int multi_scratch_fields = 0;  // extra fields the multi-step launch works in (out-of-place passes)
-  // Whether the multi-step launch runs non-fixed walls and obstacles itself; if not, the
-  // solver runs such scenes a step at a time with launch_float/launch_double.
-  bool multi_walls = true;
+  // What the multi-step launch runs itself besides fixed walls: every wall and obstacle
+  // (All) or the six walls of the box, of any kind, without obstacles (BoxFaces); the
+  // solver runs other scenes a step at a time with launch_float/launch_double.
+  enum class MultiWalls { All, BoxFaces };
+  MultiWalls multi_walls = MultiWalls::All;
   // Whether `--kernel auto` may pick it. False for a kernel whose results have not yet
   // been checked on a GPU against the CPU reference (docs/gpu-runs.md lists the runs):
   // it stays available by name, for the benchmarks and the GPU tests.

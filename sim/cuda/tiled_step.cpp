@@ -1,5 +1,7 @@
 #include "cuda/tiled_step.hpp"
 
+#include <stdexcept>
+
 namespace ws {
 
 namespace {
@@ -12,6 +14,31 @@ DeviceBuffer<V> upload(const std::vector<V>& h) {
 }
 
 }  // namespace
+
+BoxFaceOffsets box_face_offsets(const FieldLayout& L) {
+  const int64_t yz = (int64_t)L.ny * L.nz, xz = (int64_t)L.nx * L.nz, xy = (int64_t)L.nx * L.ny;
+  return {{0, yz, 2 * yz, 2 * yz + xz, 2 * yz + 2 * xz, 2 * yz + 2 * xz + xy, 2 * yz + 2 * xz + 2 * xy}};
+}
+
+bool plan_on_box_faces(const BoundaryPlan& plan, const FieldLayout& L) {
+  if (!plan.solid.empty()) return false;
+  for (int64_t q : plan.node) {
+    const InteriorPoint p = interior_point(L, q);
+    if (box_face_slot(L, p.i, p.j, p.k) < 0) return false;
+  }
+  return true;
+}
+
+std::vector<int> box_face_nodes(const FieldLayout& L, const std::vector<int64_t>& nodes) {
+  std::vector<int> f((size_t)box_face_offsets(L).at[6], -1);
+  for (size_t r = 0; r < nodes.size(); ++r) {
+    const InteriorPoint p = interior_point(L, nodes[r]);
+    const int64_t slot = box_face_slot(L, p.i, p.j, p.k);
+    if (slot < 0) throw std::invalid_argument("box_face_nodes: a boundary node lies on no face of the box");
+    f[(size_t)slot] = (int)r;
+  }
+  return f;
+}
 
 template <class T>
 DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape, const BoundaryPlan& plan,
@@ -34,6 +61,8 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
   bnd_cd_ = upload(cd);
   bnd_cl_ = upload(cl);
   side_ = DeviceBuffer<T>(plan.node.size());
+
+  if (!plan.node.empty() && plan_on_box_faces(plan, L)) face_node_ = upload(box_face_nodes(L, gather(plan.node, b.order)));
 
   const TileGroups s = group_by_tile(L, tiles_, plan.solid);
   solid_start_ = upload(s.start);
@@ -64,6 +93,7 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   d.bnd_count = (int)bnd_node_.size();
   d.solid_count = (int)solid_.size();
   d.nsrc = (int)src_.size();
+  d.face_node = face_node_.get();
   return d;
 }
 

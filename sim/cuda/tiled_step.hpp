@@ -30,6 +30,10 @@ struct TiledStepData {
   const T* bnd_cl = nullptr;
   T* side = nullptr;  // one value per boundary node, written and read by the owning block within a step
   int bnd_count = 0, solid_count = 0, nsrc = 0;  // totals (src[0 .. nsrc) is every source, in tile order)
+  // Boundary nodes by position on the box's six faces (box_face_slot), the value the index
+  // into the bnd_* arrays or -1; null unless every boundary node lies on a face of the box
+  // and there are no solid nodes (walls only, no obstacles).
+  const int* face_node = nullptr;
   // Solid nodes (held at zero) of tile t: solid_start[t] .. solid_start[t+1].
   const int* solid_start = nullptr;
   const int64_t* solid = nullptr;
@@ -45,6 +49,33 @@ struct TiledStepData {
   double dt = 0.0;
 };
 
+// Offsets of the six faces' entries in face_node: x_min, x_max (ny * nz each, j + ny k),
+// y_min, y_max (nx * nz, i + nx k), z_min, z_max (nx * ny, i + nx j); [6] is the total.
+struct BoxFaceOffsets {
+  int64_t at[7];
+};
+BoxFaceOffsets box_face_offsets(const FieldLayout& L);
+
+// The slot in face_node of interior point (i, j, k) on the first face it lies on (in
+// the order above), or -1 for a point on no face.
+WS_HD int64_t box_face_slot(const FieldLayout& L, int i, int j, int k) {
+  const int64_t yz = (int64_t)L.ny * L.nz, xz = (int64_t)L.nx * L.nz, xy = (int64_t)L.nx * L.ny;
+  if (i == 0) return j + (int64_t)L.ny * k;
+  if (i == L.nx - 1) return yz + j + (int64_t)L.ny * k;
+  if (j == 0) return 2 * yz + i + (int64_t)L.nx * k;
+  if (j == L.ny - 1) return 2 * yz + xz + i + (int64_t)L.nx * k;
+  if (k == 0) return 2 * yz + 2 * xz + i + (int64_t)L.nx * j;
+  if (k == L.nz - 1) return 2 * yz + 2 * xz + xy + i + (int64_t)L.nx * j;
+  return -1;
+}
+
+// Whether every boundary node of `plan` lies on a face of the box and no node is solid:
+// the walls of a room without obstacles.
+bool plan_on_box_faces(const BoundaryPlan& plan, const FieldLayout& L);
+
+// face_node's host array for `nodes` (the boundary nodes in the order of the bnd_* arrays).
+std::vector<int> box_face_nodes(const FieldLayout& L, const std::vector<int64_t>& nodes);
+
 template <class T>
 class DeviceTiledStep {
  public:
@@ -59,7 +90,7 @@ class DeviceTiledStep {
 
  private:
   TileGrid tiles_;
-  DeviceBuffer<int> bnd_start_, solid_start_, src_start_;
+  DeviceBuffer<int> bnd_start_, solid_start_, src_start_, face_node_;
   DeviceBuffer<int64_t> bnd_node_, solid_;
   DeviceBuffer<uint8_t> bnd_mask_, bnd_nfixed_;
   DeviceBuffer<T> bnd_cd_, bnd_cl_, side_;

@@ -1,7 +1,7 @@
 // The multi-step kernels run many steps per launch: persistent_l2 (walls, obstacles,
 // sources and receivers inside one cooperative launch) and temporal_2step (two steps
-// per pass over DRAM, sources and receivers inside, fixed walls; other walls make the
-// solver step it singly). Through the CUDA solver each must give what the solver's
+// per pass over DRAM, sources, receivers and the box's walls inside; an obstacle makes
+// the solver step it singly). Through the CUDA solver each must give what the solver's
 // per-step path gives with the default 7-point kernel (the same arithmetic per node: the fields should agree bit
 // for bit; the test asserts agreement to 1e-12 / 1e-5 of the field's size and prints
 // how many values differ in their bits), over advances that are not multiples of
@@ -84,15 +84,23 @@ struct Run {
   std::vector<std::vector<double>> rec;
 };
 
-Run run(Precision p, const std::string& kernel, const BlockShape* block, const std::vector<int>& advances,
-        bool walls) {
-  const Stencil st = make_stencil("7pt");
+// Fixed walls; the room's walls of every kind; those and an obstacle inside.
+enum class Room { Fixed, Walls, WallsAndObstacle };
+
+const char* room_name(Room r) {
+  return r == Room::Fixed ? "fixed walls" : r == Room::Walls ? "walls" : "walls and obstacle";
+}
+
+Run run(Precision p, const std::string& kernel, const BlockShape* block, const std::vector<int>& advances, Room room,
+        const std::string& stencil = "7pt") {
+  const Stencil st = make_stencil(stencil);
   auto solver = make_cuda_solver(p, st, kNx, kNy, kNz, st.courant_max, kDt, kernel);
   if (block) solver->set_kernel(kernel, LaunchOptions{*block, true});
-  const SolidNodes solids = walls ? obstacle() : SolidNodes{};
+  const SolidNodes solids = room == Room::WallsAndObstacle ? obstacle() : SolidNodes{};
   BoxWalls fixed;
   fixed.fill(WallCondition::fixed());
-  const BoundaryPlan plan = make_boundary_plan(solver->layout(), walls ? room_walls() : fixed, solids, st.courant_max);
+  const BoundaryPlan plan =
+      make_boundary_plan(solver->layout(), room == Room::Fixed ? fixed : room_walls(), solids, st.courant_max);
   solver->set_boundary(plan);
   std::mt19937 rng(3);
   std::vector<float> samples(6000);
@@ -111,7 +119,7 @@ Run run(Precision p, const std::string& kernel, const BlockShape* block, const s
     for (int q = 0; q < 3; ++q) r.rec[q].insert(r.rec[q].end(), got[q].begin(), got[q].end());
   }
   EXPECT_EQ(solver->step(), [&] { long long s = 0; for (int n : advances) s += n; return s; }());
-  if (kernel == "persistent_l2" || (kernel == "temporal_2step" && !walls)) {
+  if (kernel == "persistent_l2" || (kernel == "temporal_2step" && room != Room::WallsAndObstacle)) {
     const StepLaunches l = solver->step_launches();
     EXPECT_LT(l.host_launches_per_step, 0.05) << "the last advance was not run as one launch of many steps";
   }
@@ -125,17 +133,18 @@ long long differing_bits(const std::vector<double>& a, const std::vector<double>
   return n;
 }
 
-void compare(Precision p, double tol, const std::string& kernel, bool walls, const std::vector<BlockShape>& blocks) {
+void compare(Precision p, double tol, const std::string& kernel, Room room, const std::vector<BlockShape>& blocks,
+             const std::string& stencil = "7pt") {
   WS_REQUIRE_GPU();
   const std::vector<int> advances = {1, 7, 500, 4100, 33, 2};
-  const Stencil st = make_stencil("7pt");
+  const Stencil st = make_stencil(stencil);
   const std::string ref_kernel = default_kernel_for(st, p);
-  const Run ref = run(p, ref_kernel, nullptr, advances, walls);
-  const FieldLayout L = make_layout(kNx, kNy, kNz, 1, p == Precision::Float ? 4 : 8);
+  const Run ref = run(p, ref_kernel, nullptr, advances, room, stencil);
+  const FieldLayout L = make_layout(kNx, kNy, kNz, halo_for(st), p == Precision::Float ? 4 : 8);
   for (BlockShape b : blocks) {
     SCOPED_TRACE(::testing::Message() << kernel << " " << to_string(p) << " block " << b.x << "x" << b.y << "x" << b.z
-                                      << (walls ? " walls" : " fixed walls") << " vs " << ref_kernel);
-    const Run got = run(p, kernel, &b, advances, walls);
+                                      << " " << stencil << " " << room_name(room) << " vs " << ref_kernel);
+    const Run got = run(p, kernel, &b, advances, room, stencil);
     const auto [d, m] = testing::max_diff(got.cur, ref.cur, L);
     EXPECT_GT(m, 0.0);
     EXPECT_LE(d, tol * m) << "u^n: max |diff| " << d << " of max |u| " << m;
@@ -152,8 +161,8 @@ void compare(Precision p, double tol, const std::string& kernel, bool walls, con
       EXPECT_LE(diff, tol * peak) << "receiver " << q;
       rec_bits += differing_bits(got.rec[q], ref.rec[q]);
     }
-    std::printf("[ multi-step ] %s %s%s %dx%dx%d: %lld of %zu field values and %lld receiver samples differ in bits\n",
-                kernel.c_str(), to_string(p), walls ? " walls" : "", b.x, b.y, b.z, differing_bits(got.cur, ref.cur) + differing_bits(got.prev, ref.prev),
+    std::printf("[ multi-step ] %s %s, %s, %dx%dx%d: %lld of %zu field values and %lld receiver samples differ in bits\n",
+                kernel.c_str(), to_string(p), room_name(room), b.x, b.y, b.z, differing_bits(got.cur, ref.cur) + differing_bits(got.prev, ref.prev),
                 2 * ref.cur.size(), rec_bits);
   }
 }
@@ -162,21 +171,35 @@ const std::vector<BlockShape> kPersistentBlocks = {{32, 8, 2}, {16, 4, 3}, {64, 
 const std::vector<BlockShape> kPassBlocks = {{32, 16, 1}, {16, 8, 1}, {64, 4, 1}, {7, 5, 1}};
 
 TEST(PersistentL2, MatchesTheStepPathWithWallsSourcesAndReceiversDouble) {
-  compare(Precision::Double, 1e-12, "persistent_l2", true, kPersistentBlocks);
+  compare(Precision::Double, 1e-12, "persistent_l2", Room::WallsAndObstacle, kPersistentBlocks);
 }
 TEST(PersistentL2, MatchesTheStepPathWithWallsSourcesAndReceiversFloat) {
-  compare(Precision::Float, 1e-5, "persistent_l2", true, kPersistentBlocks);
+  compare(Precision::Float, 1e-5, "persistent_l2", Room::WallsAndObstacle, kPersistentBlocks);
 }
 TEST(Temporal2Step, MatchesTheStepPathWithSourcesAndReceiversDouble) {
-  compare(Precision::Double, 1e-12, "temporal_2step", false, kPassBlocks);
+  compare(Precision::Double, 1e-12, "temporal_2step", Room::Fixed, kPassBlocks);
 }
 TEST(Temporal2Step, MatchesTheStepPathWithSourcesAndReceiversFloat) {
-  compare(Precision::Float, 1e-5, "temporal_2step", false, kPassBlocks);
+  compare(Precision::Float, 1e-5, "temporal_2step", Room::Fixed, kPassBlocks);
 }
-// Rigid and absorbing walls and the obstacle: the solver steps the kernel singly around
-// the boundary-node kernels.
-TEST(Temporal2Step, WithWallsRunsStepByStepAndMatches) {
-  compare(Precision::Float, 1e-5, "temporal_2step", true, {{32, 16, 1}});
+// Rigid, absorbing and fixed walls on the six faces, inside the passes.
+TEST(Temporal2Step, MatchesTheStepPathWithEveryWallKindDouble) {
+  compare(Precision::Double, 1e-12, "temporal_2step", Room::Walls, kPassBlocks);
+}
+TEST(Temporal2Step, MatchesTheStepPathWithEveryWallKindFloat) {
+  compare(Precision::Float, 1e-5, "temporal_2step", Room::Walls, kPassBlocks);
+}
+// Leggy stencils (radius 2 and 4: the ring of 2R + 1 planes, the tile grown by R).
+TEST(Temporal2Step, MatchesTheStepPathOnLeggyStencils) {
+  for (const char* st : {"leggy:2", "leggy:4"}) {
+    compare(Precision::Double, 1e-12, "temporal_2step", Room::Fixed, {{32, 16, 1}, {16, 8, 1}}, st);
+    compare(Precision::Float, 1e-5, "temporal_2step", Room::Fixed, {{32, 16, 1}}, st);
+  }
+}
+
+// An obstacle: the solver steps the kernel singly around the boundary-node kernels.
+TEST(Temporal2Step, WithAnObstacleRunsStepByStepAndMatches) {
+  compare(Precision::Float, 1e-5, "temporal_2step", Room::WallsAndObstacle, {{32, 16, 1}});
 }
 
 // A block the kernel cannot run is refused by set_kernel, naming it; the running kernel stays.

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "cuda/tile_groups.hpp"
+#include "cuda/tiled_step.hpp"
 
 namespace ws {
 namespace {
@@ -63,6 +64,56 @@ TEST(TileGroups, GroupsAreAStablePermutationByTile) {
   EXPECT_EQ(seen.size(), nodes.size());
   const std::vector<int64_t> sorted = gather(nodes, t.order);
   for (size_t r = 0; r < sorted.size(); ++r) EXPECT_EQ(sorted[r], nodes[t.order[r]]);
+}
+
+// The map of the box's faces that temporal_2step finds its wall nodes through.
+TEST(BoxFaces, EveryWallNodeIsFoundOnItsFaceAndNoOtherPoint) {
+  const FieldLayout L = make_layout(13, 9, 7, 1, 4);
+  const double lambda = 0.5;
+  BoxWalls w;
+  w.fill(WallCondition::with_absorption(0.2));
+  w[1] = WallCondition::rigid();
+  w[3] = WallCondition::fixed();
+  w[5] = WallCondition::open();
+  const BoundaryPlan plan = make_boundary_plan(L, w, {}, lambda);
+  ASSERT_FALSE(plan.node.empty());
+  EXPECT_TRUE(plan_on_box_faces(plan, L));
+  const std::vector<int> f = box_face_nodes(L, plan.node);
+  EXPECT_EQ((int64_t)f.size(), box_face_offsets(L).at[6]);
+  std::set<int64_t> nodes(plan.node.begin(), plan.node.end());
+  int found = 0;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        const int64_t slot = box_face_slot(L, i, j, k);
+        const bool on_face = i == 0 || j == 0 || k == 0 || i == L.nx - 1 || j == L.ny - 1 || k == L.nz - 1;
+        ASSERT_EQ(slot >= 0, on_face) << i << "," << j << "," << k;
+        const int r = slot >= 0 ? f[(size_t)slot] : -1;
+        const bool is_node = nodes.count(L.index(i, j, k)) > 0;
+        ASSERT_EQ(r >= 0, is_node) << i << "," << j << "," << k;
+        if (r >= 0) {
+          EXPECT_EQ(plan.node[(size_t)r], L.index(i, j, k));
+          ++found;
+        }
+      }
+  EXPECT_EQ(found, (int)plan.node.size());
+  // Only the fixed y_max wall leaves its face's nodes to the interior update.
+  EXPECT_LT(f[(size_t)box_face_slot(L, 5, L.ny - 1, 3)], 0);
+}
+
+TEST(BoxFaces, AnObstacleIsNotOnTheFaces) {
+  const FieldLayout L = make_layout(13, 9, 7, 1, 4);
+  BoxWalls w;
+  w.fill(WallCondition::rigid());
+  SolidNodes s;
+  s.material.assign(13 * 9 * 7, 0);
+  s.admittance = {0.1};
+  s.material[6 + 13 * (4 + 9 * 3)] = 1;
+  EXPECT_FALSE(plan_on_box_faces(make_boundary_plan(L, w, s, 0.5), L));
+  BoxWalls fixed;
+  fixed.fill(WallCondition::fixed());
+  EXPECT_FALSE(plan_on_box_faces(make_boundary_plan(L, fixed, s, 0.5), L));
+  EXPECT_TRUE(plan_on_box_faces(make_boundary_plan(L, fixed, {}, 0.5), L));  // the empty plan
 }
 
 }  // namespace

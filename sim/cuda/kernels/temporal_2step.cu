@@ -1,13 +1,15 @@
-// Temporal blocking: two 7-point steps per pass over DRAM, for grids beyond L2.
+// Temporal blocking: two steps per pass over DRAM, for grids beyond L2; the 7-point
+// stencil and the leggy stencils leggy:1..4 (radius R: the tile grows by R, the ring
+// holds 2R + 1 planes).
 //
 // A single step reads u^n and u^{n-1} and writes u^{n+1}: three field accesses per
 // point and step. A pass of this kernel reads u^n (A) and u^{n-1} (B) once and writes
 // u^{n+1} and u^{n+2}: four accesses per two steps, so a bandwidth-bound grid can
 // run at up to 1.5x the single-step copy roofline. Each block owns an xy tile and
 // streams a chunk of z planes; for plane k it computes u^{n+1} on the tile grown by
-// one point per side (the neighbours the second step needs, recomputed by the
-// blocks next to it) into a shared ring of three planes, then u^{n+2} on the tile
-// at plane k - 1 from the ring and u^n.
+// R points per side (the neighbours the second step needs, recomputed by the blocks
+// next to it) into a shared ring of 2R + 1 planes, then u^{n+2} on the tile at plane
+// k - R from the ring and u^n.
 //
 // The passes are out of place: A, B -> C (u^{n+2}), D (u^{n+1}), C and D being two
 // scratch fields the solver holds for this kernel. In place would race: a block's
@@ -17,21 +19,28 @@
 // that remain run as single steps. Since no pass writes what it reads, A and B go
 // through the read-only cache.
 //
-// The arithmetic of each point is the single-step update's (exact_update.cuh), so
-// the result is bit for bit that of any 7-point kernel. Sources are added to
-// u^{n+1} by every block that computes the node (its own copy) and to u^{n+2} by
-// the owner; receivers are read after each pass. Walls other than fixed ones and
-// obstacles need the boundary-node kernels between steps: the solver runs this
-// kernel's single steps around them instead (KernelVariant::multi_walls).
+// The arithmetic of each point is the single-step update's (exact_update.cuh; for
+// R >= 2 the leggy kernels' one subtraction per shell, leggy_vec.cuh), so the result is
+// bit for bit that of any kernel of the stencil. The box's walls of every kind run
+// inside (the 7-point stencil: other walls than fixed ones need it): a point on a face of the box that is a boundary node (boundary_plan.hpp)
+// takes the boundary update at both levels (boundary_node.cuh), its coefficients found
+// through a dense map of the six faces (tiled_step.hpp: box_face_slot); the first level
+// reads u^n from memory, the second from the ring. Sources are added to u^{n+1} by
+// every block that computes the node (its own copy) and to u^{n+2} by the owner;
+// receivers are read after each pass. Obstacles put boundary nodes inside the box:
+// the solver then steps this kernel singly around the boundary-node kernels
+// (KernelVariant::MultiWalls::BoxFaces).
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
+#include "boundary/boundary_node.cuh"
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/kernel_common.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
+#include "cuda/kernels/leggy_common.hpp"
 #include "cuda/kernels/seven_point.hpp"
 #include "cuda/step_io.hpp"
 #include "cuda/tiled_step.hpp"
@@ -50,6 +59,23 @@ struct PassSources {
   double dt = 0.0;
 };
 
+// The box's boundary nodes (TiledStepData's arrays, found through face_node).
+template <class T>
+struct PassWalls {
+  const int* face = nullptr;
+  const uint8_t* mask = nullptr;
+  const uint8_t* nfixed = nullptr;
+  const T* cd = nullptr;
+  const T* cl = nullptr;
+};
+
+// Index of (i, j, k) in the boundary arrays, or -1 for a point that takes the interior update.
+template <class T>
+__device__ __forceinline__ int wall_node(const PassWalls<T>& w, const FieldLayout& L, int i, int j, int k) {
+  const int64_t slot = box_face_slot(L, i, j, k);
+  return slot < 0 ? -1 : w.face[slot];
+}
+
 // Sources of `step` at node q, in list order (one source per node gives the bits of
 // the I/O kernel's atomicAdd).
 template <class T>
@@ -59,45 +85,85 @@ __device__ __forceinline__ T add_sources(T v, int64_t q, const PassSources& s, l
   return v;
 }
 
-template <class T, bool SRC>
+// The update of one point from u^n, u^{n-1} and u^n at distance m = 1..R along each axis
+// (at(d, m): d = 0..5 for -x, +x, -y, +y, -z, +z): the 7-point update for R = 1, the
+// leggy kernels' arithmetic for R >= 2 (leggy_vec.cuh: leggy_update).
+template <class T, int R, class At>
+__device__ __forceinline__ T point_update(T u, T u_prev, const LeggyCoeffs<T>& c, At&& at) {
+  if constexpr (R == 1) {
+    return ex::seven_point_update(u, u_prev, at(0, 1), at(1, 1), at(2, 1), at(3, 1), at(4, 1), at(5, 1), c.w[1]);
+  } else {
+    T acc = ex::leapfrog(u, u_prev);
+    const T six_u = ex::six_times(u);
+#pragma unroll
+    for (int m = 1; m <= R; ++m)
+      acc = fma(c.w[m], ex::axis_shell_minus(at(0, m), at(1, m), at(2, m), at(3, m), at(4, m), at(5, m), six_u), acc);
+    return acc;
+  }
+}
+
+template <class T, int R, bool SRC, bool WALLS>
 __global__ void __launch_bounds__(1024) temporal_2step_kernel(T* __restrict__ c_out, T* __restrict__ d_out,
                                                               const T* __restrict__ a, const T* __restrict__ b,
-                                                              FieldLayout L, T w, int chunk, PassSources s) {
+                                                              FieldLayout L, LeggyCoeffs<T> c, int chunk,
+                                                              PassSources s, PassWalls<T> walls) {
+  static_assert(R >= 1 && (R == 1 || !WALLS), "walls other than fixed ones run the 7-point stencil only");
+  constexpr int kRing = 2 * R + 1;
   const int tx = blockDim.x, ty = blockDim.y;
-  const int ex = tx + 2, ey = ty + 2;
-  T* ring = shared_tile<T>();  // 3 planes of ex * ey
+  const int ex = tx + 2 * R, ey = ty + 2 * R;
+  const int area = ex * ey;
+  T* ring = shared_tile<T>();  // kRing planes of ex * ey
   const int i0 = blockIdx.x * tx, j0 = blockIdx.y * ty;
   const int k0 = blockIdx.z * chunk, k1 = min(k0 + chunk, L.nz);
   const int tid = threadIdx.x + tx * threadIdx.y;
   const int nthreads = tx * ty;
-  for (int k = k0 - 1; k <= k1; ++k) {
+  const int64_t off[6] = {-1, 1, -L.pitch, L.pitch, -L.plane, L.plane};
+  // Ring slot of plane k (k >= k0 - R).
+  auto slot_of = [&](int k) { return ring + ((k - k0 + R) % kRing) * area; };
+  for (int k = k0 - R; k < k1 + R; ++k) {
     // u^{n+1} on the grown tile at plane k (0 outside the interior: the fixed halo).
-    T* slot = ring + ((k - k0 + 1) % 3) * (ex * ey);
-    for (int e = tid; e < ex * ey; e += nthreads) {
-      const int i = i0 + e % ex - 1, j = j0 + e / ex - 1;
+    T* slot = slot_of(k);
+    for (int e = tid; e < area; e += nthreads) {
+      const int i = i0 + e % ex - R, j = j0 + e / ex - R;
       T v = T(0);
       if (i >= 0 && i < L.nx && j >= 0 && j < L.ny && k >= 0 && k < L.nz) {
         const int64_t q = L.index(i, j, k);
-        v = ex::seven_point_update(__ldg(a + q), __ldg(b + q), __ldg(a + q - 1), __ldg(a + q + 1),
-                                   __ldg(a + q - L.pitch), __ldg(a + q + L.pitch), __ldg(a + q - L.plane),
-                                   __ldg(a + q + L.plane), w);
+        const int bn = WALLS ? wall_node(walls, L, i, j, k) : -1;
+        if (bn >= 0)
+          v = boundary_node_value(a, __ldg(b + q), q, walls.mask[bn], walls.nfixed[bn], walls.cd[bn], walls.cl[bn], L);
+        else
+          v = point_update<T, R>(__ldg(a + q), __ldg(b + q), c,
+                                 [&](int d, int m) { return __ldg(a + q + m * off[d]); });
         if constexpr (SRC) v = add_sources(v, q, s, s.step);
       }
       slot[e] = v;
     }
     __syncthreads();
-    const int kk = k - 1;  // u^{n+2} on the tile at plane kk
+    const int kk = k - R;  // u^{n+2} on the tile at plane kk: planes kk - R .. kk + R = k are in the ring
     if (kk >= k0) {
       const int i = i0 + (int)threadIdx.x, j = j0 + (int)threadIdx.y;
       if (i < L.nx && j < L.ny) {
-        const T* lo = ring + ((kk - 1 - k0 + 1 + 3) % 3) * (ex * ey);
-        const T* mid = ring + ((kk - k0 + 1) % 3) * (ex * ey);
-        const T* hi = ring + ((kk + 1 - k0 + 1) % 3) * (ex * ey);
-        const int e = (threadIdx.x + 1) + ex * (threadIdx.y + 1);
+        const T* mid = slot_of(kk);
+        const int e = (threadIdx.x + R) + ex * (threadIdx.y + R);
         const int64_t q = L.index(i, j, kk);
         const T u1 = mid[e];
-        T u2 = ex::seven_point_update(u1, __ldg(a + q), mid[e - 1], mid[e + 1], mid[e - ex], mid[e + ex], lo[e],
-                                      hi[e], w);
+        const int bn = WALLS ? wall_node(walls, L, i, j, kk) : -1;
+        T u2;
+        if (bn >= 0) {
+          const T nb[6] = {mid[e - 1], mid[e + 1], mid[e - ex], mid[e + ex], slot_of(kk - 1)[e], slot_of(kk + 1)[e]};
+          u2 = boundary_value(u1, nb, __ldg(a + q), walls.mask[bn], walls.nfixed[bn], walls.cd[bn], walls.cl[bn]);
+        } else {
+          u2 = point_update<T, R>(u1, __ldg(a + q), c, [&](int d, int m) {
+            switch (d) {
+              case 0: return mid[e - m];
+              case 1: return mid[e + m];
+              case 2: return mid[e - m * ex];
+              case 3: return mid[e + m * ex];
+              case 4: return slot_of(kk - m)[e];
+              default: return slot_of(kk + m)[e];
+            }
+          });
+        }
         if constexpr (SRC) u2 = add_sources(u2, q, s, s.step + 1);
         d_out[q] = u1;
         c_out[q] = u2;
@@ -109,15 +175,32 @@ __global__ void __launch_bounds__(1024) temporal_2step_kernel(T* __restrict__ c_
 
 // One plain 7-point step (the steps that do not fill a pair of passes, and the
 // registry's per-step launch).
-template <class T>
-__global__ void single_step_kernel(T* un, const T* uc, FieldLayout L, T w) {
+template <class T, int R>
+__global__ void single_step_kernel(T* un, const T* uc, FieldLayout L, LeggyCoeffs<T> c) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
   if (i >= L.nx || j >= L.ny) return;
+  const int64_t off[6] = {-1, 1, -L.pitch, L.pitch, -L.plane, L.plane};
   for (int k = blockIdx.z; k < L.nz; k += gridDim.z) {
     const int64_t q = L.index(i, j, k);
-    un[q] = ex::seven_point_update(uc[q], un[q], uc[q - 1], uc[q + 1], uc[q - L.pitch], uc[q + L.pitch],
-                                   uc[q - L.plane], uc[q + L.plane], w);
+    un[q] = point_update<T, R>(uc[q], un[q], c, [&](int d, int m) { return uc[q + m * off[d]]; });
   }
+}
+
+// The boundary nodes' new values into `side` before a single step overwrites u^{n-1},
+// and their scatter after it (boundary_kernels.cu's two phases).
+template <class T>
+__global__ void single_step_walls(const int64_t* node, PassWalls<T> w, int n, FieldLayout L, const T* uc,
+                                  const T* up, T* side) {
+  const int b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= n) return;
+  const int64_t q = node[b];
+  side[b] = boundary_node_value(uc, up[q], q, w.mask[b], w.nfixed[b], w.cd[b], w.cl[b], L);
+}
+
+template <class T>
+__global__ void scatter_side(const int64_t* node, int n, const T* side, T* un) {
+  const int b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b < n) un[node[b]] = side[b];
 }
 
 // Sources added to u^{n+1} and receivers recorded after a single step (one small block).
@@ -147,33 +230,49 @@ std::string block_error_2step(const Stencil&, Precision, const BlockShape& b) {
   return "";
 }
 
-template <class T>
-void launch_single(T* un, const T* uc, const FieldLayout& L, T w, const LaunchOptions& o, cudaStream_t stream) {
-  const BlockShape bl{o.block.x, o.block.y, 1};
-  const dim3 grid = checked_grid((L.nx + bl.x - 1) / bl.x, (L.ny + bl.y - 1) / bl.y, std::min(L.nz, 64), "temporal_2step");
-  single_step_kernel<T><<<grid, dim3(bl.x, bl.y), 0, stream>>>(un, uc, L, w);
+template <class T, int R>
+void launch_single(T* un, const T* uc, const FieldLayout& L, const LeggyCoeffs<T>& c, const LaunchOptions& o,
+                   cudaStream_t stream) {
+  const dim3 grid = checked_grid((L.nx + o.block.x - 1) / o.block.x, (L.ny + o.block.y - 1) / o.block.y,
+                                 std::min(L.nz, 64), "temporal_2step");
+  single_step_kernel<T, R><<<grid, dim3(o.block.x, o.block.y), 0, stream>>>(un, uc, L, c);
   CUDA_CHECK_LAUNCH();
 }
 
+// lambda^2 w_m per leg: the 7-point stencil's (seven_point.hpp) or a leggy stencil's.
 template <class T>
-void launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  if (a.steps <= 0) return;
-  const std::string why = block_error_2step(*a.stencil, precision_of<T>(), o.block);
-  if (!why.empty()) throw std::invalid_argument("kernel 'temporal_2step': " + why);
-  const T w = seven_point_coeffs(StepArgs<T>{a.prev, a.cur, a.layout, a.stencil, a.lambda2}).neighbour;
+LeggyCoeffs<T> pass_coeffs(const Stencil& st, double lambda2, const FieldLayout& L) {
+  if (st.is_seven_point()) {
+    LeggyCoeffs<T> c{};
+    c.w[1] = T(lambda2 * st.axis_weight(1));
+    return c;
+  }
+  return leggy_coeffs(StepArgs<T>{nullptr, nullptr, L, &st, lambda2}, "temporal_2step");
+}
+
+bool supports_2step(const Stencil& s) {
+  return s.is_seven_point() || (supports_leggy_1_to_8(s) && s.radius <= 4);
+}
+
+template <class T, int R>
+void run_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream, const LeggyCoeffs<T>& c) {
   const FieldLayout& L = a.layout;
   const TiledStepData<T>* io = a.io;
-  if (io && (io->bnd_count > 0 || io->solid_count > 0))
-    throw std::invalid_argument("kernel 'temporal_2step' runs fixed walls only; the solver steps other walls singly");
-  if (a.steps >= 4 && !a.scratch) throw std::invalid_argument("kernel 'temporal_2step' needs two scratch fields");
+  const bool src = io && io->nsrc > 0;
+  const bool wl = io && io->bnd_count > 0;
+  if (wl && R != 1) throw std::invalid_argument("kernel 'temporal_2step': walls other than fixed ones need the 7-point stencil");
+  PassWalls<T> walls;
+  if (wl) walls = PassWalls<T>{io->face_node, io->bnd_mask, io->bnd_nfixed, io->bnd_cd, io->bnd_cl};
 
   const int bx = o.block.x, by = o.block.y;
-  const size_t smem = 3 * (size_t)(bx + 2) * (by + 2) * sizeof(T);
+  const size_t smem = (size_t)(2 * R + 1) * (bx + 2 * R) * (by + 2 * R) * sizeof(T);
   const long long xy = (long long)((L.nx + bx - 1) / bx) * ((L.ny + by - 1) / by);
-  const bool src = io && io->nsrc > 0;
-  const void* kfn = src ? (const void*)temporal_2step_kernel<T, true> : (const void*)temporal_2step_kernel<T, false>;
-  allow_dynamic_smem(kfn, smem, "temporal_2step");
-  const int resident = resident_blocks_per_sm(kfn, bx * by, smem) * device_sm_count();
+  using Kernel = void (*)(T*, T*, const T*, const T*, FieldLayout, LeggyCoeffs<T>, int, PassSources, PassWalls<T>);
+  constexpr bool kWalls = R == 1;  // the wall instantiations exist for the 7-point stencil only
+  const Kernel kfn = src ? (wl && kWalls ? temporal_2step_kernel<T, R, true, kWalls> : temporal_2step_kernel<T, R, true, false>)
+                         : (wl && kWalls ? temporal_2step_kernel<T, R, false, kWalls> : temporal_2step_kernel<T, R, false, false>);
+  allow_dynamic_smem((const void*)kfn, smem, "temporal_2step");
+  const int resident = resident_blocks_per_sm((const void*)kfn, bx * by, smem) * device_sm_count();
   const int chunks = z_chunks_for(xy, resident, L.nz, kTargetWaves, kMinChunkPlanes);
   const int chunk = (L.nz + chunks - 1) / chunks;
   const dim3 grid = checked_grid((L.nx + bx - 1) / bx, (L.ny + by - 1) / by, (L.nz + chunk - 1) / chunk, "temporal_2step");
@@ -188,10 +287,7 @@ void launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_
     T* out_prev = p % 2 == 0 ? f[3] : f[1];
     PassSources s;
     if (src) s = PassSources{io->src, io->nsrc, step, io->dt};
-    if (src)
-      temporal_2step_kernel<T, true><<<grid, dim3(bx, by), smem, stream>>>(out_cur, out_prev, in_cur, in_prev, L, w, chunk, s);
-    else
-      temporal_2step_kernel<T, false><<<grid, dim3(bx, by), smem, stream>>>(out_cur, out_prev, in_cur, in_prev, L, w, chunk, s);
+    kfn<<<grid, dim3(bx, by), smem, stream>>>(out_cur, out_prev, in_cur, in_prev, L, c, chunk, s, walls);
     CUDA_CHECK_LAUNCH();
     if (io && io->nrec > 0) {
       pass_receivers<T><<<1, 128, 0, stream>>>(out_cur, out_prev, io->taps, io->tap_start, io->nrec, io->rec_buf, slot);
@@ -200,28 +296,67 @@ void launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_
     step += 2;
     slot += 2;
   }
-  // The rest as single steps on the solver's fields (u^{n+4 pairs} is back in cur).
-  T* c = a.cur;
-  T* n = a.prev;
+  // The rest as single steps on the solver's fields (u^{n+4 pairs} is back in cur), the
+  // walls through the boundary-node kernels' arithmetic (boundary_node.cuh).
+  T* cu = a.cur;
+  T* nx = a.prev;
   for (int r = 0; r < a.steps % 4; ++r) {
-    launch_single<T>(n, c, L, w, o, stream);
+    if (wl) {
+      single_step_walls<T><<<(unsigned)((io->bnd_count + 255) / 256), 256, 0, stream>>>(io->bnd_node, walls,
+                                                                                       io->bnd_count, L, cu, nx, io->side);
+      CUDA_CHECK_LAUNCH();
+    }
+    launch_single<T, R>(nx, cu, L, c, o, stream);
+    if (wl) {
+      scatter_side<T><<<(unsigned)((io->bnd_count + 255) / 256), 256, 0, stream>>>(io->bnd_node, io->bnd_count,
+                                                                                   io->side, nx);
+      CUDA_CHECK_LAUNCH();
+    }
     if (io && (io->nsrc > 0 || io->nrec > 0)) {
-      single_step_io<T><<<1, 128, 0, stream>>>(n, io->src, io->nsrc, io->taps, io->tap_start, io->nrec, io->rec_buf,
+      single_step_io<T><<<1, 128, 0, stream>>>(nx, io->src, io->nsrc, io->taps, io->tap_start, io->nrec, io->rec_buf,
                                                slot, step, io->dt);
       CUDA_CHECK_LAUNCH();
     }
-    std::swap(c, n);
+    std::swap(cu, nx);
     ++step;
     ++slot;
   }
 }
 
+// Calls f(std::integral_constant<int, R>) for the stencil's radius (1..4).
+template <class F>
+void dispatch_radius(const Stencil& st, F&& f) {
+  if (!supports_2step(st))
+    throw std::invalid_argument("kernel 'temporal_2step' runs the 7-point stencil and leggy:1..4, not '" + st.name + "'");
+  switch (st.radius) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    default: return f(std::integral_constant<int, 4>{});
+  }
+}
+
 template <class T>
-void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  const T w = seven_point_coeffs(a).neighbour;
+void launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  if (a.steps <= 0) return;
   const std::string why = block_error_2step(*a.stencil, precision_of<T>(), o.block);
   if (!why.empty()) throw std::invalid_argument("kernel 'temporal_2step': " + why);
-  launch_single<T>(a.u_next, a.u_cur, a.layout, w, o, stream);
+  const TiledStepData<T>* io = a.io;
+  if (io && (io->solid_count > 0 || (io->bnd_count > 0 && !io->face_node)))
+    throw std::invalid_argument("kernel 'temporal_2step' runs the box's walls but not obstacles; the solver steps "
+                                "scenes with obstacles singly");
+  if (a.steps >= 4 && !a.scratch) throw std::invalid_argument("kernel 'temporal_2step' needs two scratch fields");
+  const LeggyCoeffs<T> c = pass_coeffs<T>(*a.stencil, a.lambda2, a.layout);
+  dispatch_radius(*a.stencil, [&](auto r) { run_passes<T, decltype(r)::value>(a, o, stream, c); });
+}
+
+template <class T>
+void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  const std::string why = block_error_2step(*a.stencil, precision_of<T>(), o.block);
+  if (!why.empty()) throw std::invalid_argument("kernel 'temporal_2step': " + why);
+  const LeggyCoeffs<T> c = pass_coeffs<T>(*a.stencil, a.lambda2, a.layout);
+  dispatch_radius(*a.stencil,
+                  [&](auto r) { launch_single<T, decltype(r)::value>(a.u_next, a.u_cur, a.layout, c, o, stream); });
 }
 
 }  // namespace
@@ -229,10 +364,10 @@ void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t strea
 void register_temporal_2step_kernels(KernelRegistry& r) {
   KernelVariant v;
   v.id = "temporal_2step";
-  v.name = "temporal blocking, two steps per pass over DRAM";
+  v.name = "temporal blocking, two steps per pass over DRAM (7pt, leggy:1..4)";
   v.family = "ours";
-  v.stencils = "7pt";
-  v.supports = supports_seven_point;
+  v.stencils = "7pt, leggy:1..4";
+  v.supports = supports_2step;
   v.default_block = {32, 16, 1};
   v.block_error = block_error_2step;
   v.block_uses_z = false;
@@ -243,7 +378,7 @@ void register_temporal_2step_kernels(KernelRegistry& r) {
   v.multi_float = launch_multi<float>;
   v.multi_double = launch_multi<double>;
   v.multi_scratch_fields = 2;
-  v.multi_walls = false;
+  v.multi_walls = KernelVariant::MultiWalls::BoxFaces;
   v.auto_candidate = false;  // not yet run on a GPU (docs/gpu-runs.md)
   r.add(v);
 }
