@@ -56,6 +56,9 @@ double seconds_per_step(const KernelVariant& v, const BlockShape& block, const S
   MultiLaunchFn<T> multi;
   if constexpr (std::is_same_v<T, float>) multi = v.multi_float;
   else multi = v.multi_double;
+  // A kernel that runs several steps per launch is timed on runs it can block: at least 8
+  // steps, a multiple of 4 (temporal_2step runs pairs of two-step passes).
+  if (multi) steps = std::max(8, (steps + 3) / 4 * 4);
   DeviceBuffer<T> scratch;  // the fields an out-of-place multi-step kernel works in
   if (multi && v.multi_scratch_fields > 0) {
     scratch = DeviceBuffer<T>((size_t)v.multi_scratch_fields * L.total);
