@@ -310,7 +310,8 @@ class CudaSolver final : public CudaWaveSolver {
     if (!tiled_)
       tiled_ = std::make_unique<DeviceTiledStep<T>>(
           layout_, TileShape{options_.block.x, options_.block.y, options_.block.z}, plan_host_, sources_host_);
-    if (variant_->multi_scratch_fields > 0 && !scratch_.get()) {
+    // Scratch only for runs long enough to use it (slabs advance one step at a time).
+    if (variant_->multi_scratch_fields > 0 && !scratch_.get() && steps >= 4) {
       scratch_ = DeviceBuffer<T>((size_t)variant_->multi_scratch_fields * layout_.total);
       CUDA_CHECK(cudaMemsetAsync(scratch_.get(), 0, scratch_.bytes(), stream_.get()));  // the halo stays 0
     }
