@@ -16,24 +16,6 @@ namespace ws {
 
 namespace {
 
-// Sources add gain * injection to u^{n+1}; then receivers record the weighted sum
-// of u^{n+1} over their taps (taps of receiver q: tap_start[q] .. tap_start[q+1]).
-// One small block; atomics keep two sources (or two taps of a spread source) on one node correct.
-template <class T>
-__device__ void io_body(T* un, const DeviceSource* src, int nsrc, const DeviceTap* taps, const int* tap_start,
-                        int nrec, T* rec_buf, long long slot, long long step, double dt) {
-  for (int q = threadIdx.x; q < nsrc; q += blockDim.x)
-    atomicAdd(un + src[q].index, T(src[q].gain * source_injection(src[q], step, dt)));
-  __syncthreads();
-  for (int q = threadIdx.x; q < nrec; q += blockDim.x) rec_buf[slot * nrec + q] = receiver_sample(un, taps, tap_start, q);
-}
-
-template <class T>
-__global__ void io_kernel(T* un, const DeviceSource* src, int nsrc, const DeviceTap* taps, const int* tap_start,
-                          int nrec, T* rec_buf, long long slot, long long step, double dt) {
-  io_body(un, src, nsrc, taps, tap_start, nrec, rec_buf, slot, step, dt);
-}
-
 // The same for a replayed step graph: step and slot come from the device counter,
 // which the kernel advances once every thread has read it.
 template <class T>

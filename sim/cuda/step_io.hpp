@@ -40,6 +40,24 @@ __device__ __forceinline__ T receiver_sample(const T* u, const DeviceTap* taps, 
   for (int t = tap_start[q]; t < tap_start[q + 1]; ++t) v += taps[t].weight * (double)u[taps[t].index];
   return T(v);
 }
+
+// One step's I/O by one block: the sources add gain * injection to u^{n+1} (atomics keep
+// two sources, or two taps of a spread source, on one node correct), then the receivers
+// record the weighted sum of u^{n+1} over their taps into rec_buf[slot * nrec + q].
+template <class T>
+__device__ void io_body(T* un, const DeviceSource* src, int nsrc, const DeviceTap* taps, const int* tap_start,
+                        int nrec, T* rec_buf, long long slot, long long step, double dt) {
+  for (int q = threadIdx.x; q < nsrc; q += blockDim.x)
+    atomicAdd(un + src[q].index, T(src[q].gain * source_injection(src[q], step, dt)));
+  __syncthreads();
+  for (int q = threadIdx.x; q < nrec; q += blockDim.x) rec_buf[slot * nrec + q] = receiver_sample(un, taps, tap_start, q);
+}
+
+template <class T>
+__global__ void io_kernel(T* un, const DeviceSource* src, int nsrc, const DeviceTap* taps, const int* tap_start,
+                          int nrec, T* rec_buf, long long slot, long long step, double dt) {
+  io_body(un, src, nsrc, taps, tap_start, nrec, rec_buf, slot, step, dt);
+}
 #endif
 
 }  // namespace ws

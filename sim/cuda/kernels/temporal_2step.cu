@@ -203,16 +203,6 @@ __global__ void scatter_side(const int64_t* node, int n, const T* side, T* un) {
   if (b < n) un[node[b]] = side[b];
 }
 
-// Sources added to u^{n+1} and receivers recorded after a single step (one small block).
-template <class T>
-__global__ void single_step_io(T* un, const DeviceSource* src, int nsrc, const DeviceTap* taps, const int* tap_start,
-                               int nrec, T* rec_buf, long long slot, long long step, double dt) {
-  for (int q = threadIdx.x; q < nsrc; q += blockDim.x)
-    atomicAdd(un + src[q].index, T(src[q].gain * source_injection(src[q], step, dt)));
-  __syncthreads();
-  for (int q = threadIdx.x; q < nrec; q += blockDim.x) rec_buf[slot * nrec + q] = receiver_sample(un, taps, tap_start, q);
-}
-
 // Receivers after a pass: u^{n+1} (d) into `slot`, u^{n+2} (c) into slot + 1.
 template <class T>
 __global__ void pass_receivers(const T* c, const T* d, const DeviceTap* taps, const int* tap_start, int nrec,
@@ -313,7 +303,7 @@ void run_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t 
       CUDA_CHECK_LAUNCH();
     }
     if (io && (io->nsrc > 0 || io->nrec > 0)) {
-      single_step_io<T><<<1, 128, 0, stream>>>(nx, io->src, io->nsrc, io->taps, io->tap_start, io->nrec, io->rec_buf,
+      io_kernel<T><<<1, 128, 0, stream>>>(nx, io->src, io->nsrc, io->taps, io->tap_start, io->nrec, io->rec_buf,
                                                slot, step, io->dt);
       CUDA_CHECK_LAUNCH();
     }
