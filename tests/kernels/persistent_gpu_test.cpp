@@ -202,6 +202,37 @@ TEST(Temporal2Step, WithAnObstacleRunsStepByStepAndMatches) {
   compare(Precision::Float, 1e-5, "temporal_2step", Room::WallsAndObstacle, {{32, 16, 1}});
 }
 
+// A few steps on a small grid, with walls, sources and receivers: what compute-sanitizer's
+// racecheck and synccheck run (scripts/gpu-session multistep), short enough for them.
+TEST(MultiStepSmall, FourStepsMatchTheStepPath) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  for (const char* kernel : {"persistent_l2", "temporal_2step"}) {
+    std::vector<double> out[2];
+    for (int which = 0; which < 2; ++which) {
+      const std::string id = which == 0 ? default_kernel_for(st, Precision::Float) : kernel;
+      auto s = make_cuda_solver(Precision::Float, st, 19, 13, 11, st.courant_max, kDt, id);
+      BoxWalls w;
+      w.fill(WallCondition::with_absorption(0.4));
+      w[0] = WallCondition::rigid();
+      w[3] = WallCondition::fixed();
+      s->set_boundary(make_boundary_plan(s->layout(), w, {}, st.courant_max));
+      SourceSignal g;
+      g.kind = SignalKind::Gaussian;
+      g.width_s = 2 * kDt;
+      s->set_sources({{{9, 6, 5}, g, 1.0, Injection::Value, nullptr}});
+      s->set_receiver_taps({{{{3, 4, 5}, 1.0}}});
+      const auto a = testing::random_field(s->layout(), 5), b = testing::random_field(s->layout(), 6);
+      s->write_state(a, b, 0);
+      s->advance(4);
+      std::vector<double> prev;
+      s->read_state(out[which], prev);
+    }
+    const auto [d, m] = testing::max_diff(out[1], out[0], make_layout(19, 13, 11, 1, 4));
+    EXPECT_LE(d, 1e-5 * m) << kernel;
+  }
+}
+
 // A block the kernel cannot run is refused by set_kernel, naming it; the running kernel stays.
 TEST(PersistentL2, RefusesABlockOfMoreThan1024Threads) {
   WS_REQUIRE_GPU();
