@@ -22,10 +22,11 @@
 // The arithmetic of each point is the single-step update's (exact_update.cuh; for
 // R >= 2 the leggy kernels' one subtraction per shell, leggy_vec.cuh), so the result is
 // bit for bit that of any kernel of the stencil. The box's walls of every kind run
-// inside (the 7-point stencil: other walls than fixed ones need it): a point on a face of the box that is a boundary node (boundary_plan.hpp)
-// takes the boundary update at both levels (boundary_node.cuh), its coefficients found
-// through a dense map of the six faces (tiled_step.hpp: box_face_slot); the first level
-// reads u^n from memory, the second from the ring. Sources are added to u^{n+1} by
+// inside (with the 7-point stencil, which non-fixed walls require): a point on a face
+// of the box that is a boundary node (boundary_plan.hpp) takes the boundary update at
+// both levels (boundary_node.cuh), its coefficients found through a dense map of the
+// six faces (tiled_step.hpp: box_face_slot); the first level reads u^n from memory,
+// the second from the ring. Sources are added to u^{n+1} by
 // every block that computes the node (its own copy) and to u^{n+2} by the owner;
 // receivers are read after each pass. Obstacles put boundary nodes inside the box:
 // the solver then steps this kernel singly around the boundary-node kernels
@@ -50,7 +51,7 @@ namespace ws {
 namespace {
 
 constexpr int kTargetWaves = 2;
-constexpr int kMinChunkPlanes = 32;  // each chunk recomputes u^{n+1} on two extra planes
+constexpr int kMinChunkPlanes = 32;  // each chunk recomputes u^{n+1} on 2R extra planes
 
 struct PassSources {
   const DeviceSource* src = nullptr;
