@@ -14,6 +14,7 @@
 #include "atomic_file.hpp"
 #include "core/cuda_check.hpp"
 #include "core/field_layout.hpp"
+#include "cuda/multi_scratch.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "stencil/families.hpp"
@@ -46,27 +47,20 @@ double seconds_per_step(const KernelVariant& v, const BlockShape& block, const S
                         T* b, size_t capacity, int steps, int reps, cudaStream_t stream) {
   const FieldLayout L = make_layout(d.nx, d.ny, d.nz, halo_for(st), sizeof(T));
   if ((size_t)L.total > capacity) throw std::logic_error("bench grid does not fit its buffers");
-  LaunchFn<T> fn;
-  if constexpr (std::is_same_v<T, float>) fn = v.launch_float;
-  else fn = v.launch_double;
+  const LaunchFn<T> fn = v.launch_for<T>();
   const LaunchOptions o{block, true};
   const double lambda2 = std::pow(0.9 * st.courant_max, 2);
   T* cur = a;
   T* next = b;
-  MultiLaunchFn<T> multi;
-  if constexpr (std::is_same_v<T, float>) multi = v.multi_float;
-  else multi = v.multi_double;
+  const MultiLaunchFn<T> multi = v.multi_for<T>();
   // A kernel that runs several steps per launch is timed on runs it can block: at least 8
   // steps, a multiple of 4 (temporal_2step runs pairs of two-step passes).
   if (multi) steps = std::max(8, (steps + 3) / 4 * 4);
-  DeviceBuffer<T> scratch;  // the fields an out-of-place multi-step kernel works in
-  if (multi && v.multi_scratch_fields > 0) {
-    scratch = DeviceBuffer<T>((size_t)v.multi_scratch_fields * L.total);
-    CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
-  }
+  DeviceBuffer<T> scratch_fields;
+  T* scratch = multi ? ensure_multi_scratch(scratch_fields, v, L, stream) : nullptr;
   auto body = [&](cudaStream_t s) {
     if (multi) {  // a kernel that runs many steps per launch: all of them in one
-      multi(MultiStepArgs<T>{cur, next, steps, L, &st, lambda2, nullptr, scratch.get()}, o, s);
+      multi(MultiStepArgs<T>{cur, next, steps, L, &st, lambda2, nullptr, scratch}, o, s);
       if (steps % 2) std::swap(cur, next);
       return;
     }

@@ -9,6 +9,7 @@
 #include "cuda/autotune.hpp"
 #include "cuda/cuda_solver.hpp"
 #include "cuda/device_buffer.hpp"
+#include "cuda/multi_scratch.hpp"
 #include "ws_build_id.hpp"
 
 namespace ws {
@@ -75,14 +76,8 @@ class DeviceTuner {
 
   double measure(const TuneCandidate& c, double budget_s) {
     const KernelVariant& v = KernelRegistry::instance().at(c.kernel);
-    kernel_ = c.kernel;
-    LaunchFn<T> fn;
-    if constexpr (std::is_same_v<T, float>) fn = v.launch_float;
-    else fn = v.launch_double;
+    const LaunchFn<T> fn = v.launch_for<T>();
     if (!fn) throw std::runtime_error("no " + std::string(to_string(precision_of<T>())) + " version");
-    MultiLaunchFn<T> multi;
-    if constexpr (std::is_same_v<T, float>) multi = v.multi_float;
-    else multi = v.multi_double;
     if (v.block_error) {
       const std::string why = v.block_error(stencil_, precision_of<T>(), c.block);
       if (!why.empty()) throw std::runtime_error(why);
@@ -104,9 +99,9 @@ class DeviceTuner {
                                std::to_string(pref.x) + "x" + std::to_string(pref.y) + "x" + std::to_string(pref.z));
     // Time: two steps to estimate, then as many as about half the budget allows (at
     // least 4, at most 400), the faster of two runs.
-    const double est = timed_steps(fn, o, 2, multi) / 2;
+    const double est = timed_steps(v, o, 2) / 2;
     const int steps = (int)std::clamp(0.25 * budget_s / std::max(est, 1e-7), 4.0, 400.0);
-    const double t = std::min(timed_steps(fn, o, steps, multi), timed_steps(fn, o, steps, multi));
+    const double t = std::min(timed_steps(v, o, steps), timed_steps(v, o, steps));
     return t / steps;
   }
 
@@ -118,19 +113,16 @@ class DeviceTuner {
   }
 
   // Steps on the work pair (the solver's alternation: each step overwrites the older level).
-  double timed_steps(LaunchFn<T> fn, const LaunchOptions& o, int steps, MultiLaunchFn<T> multi) {
+  double timed_steps(const KernelVariant& v, const LaunchOptions& o, int steps) {
+    T* scratch = ensure_multi_scratch(scratch_, v, L_, stream_.get());
     CudaEvent a, b;
     T* x = work_.get();
     T* y = ref_.get();
     a.record(stream_.get());
-    if (multi) {  // a kernel that runs many steps per launch: timed as it runs in the solver
-      const KernelVariant& v = KernelRegistry::instance().at(kernel_);
-      if (v.multi_scratch_fields > 0 && scratch_.size() < (size_t)v.multi_scratch_fields * L_.total) {
-        scratch_ = DeviceBuffer<T>((size_t)v.multi_scratch_fields * L_.total);
-        CUDA_CHECK(cudaMemsetAsync(scratch_.get(), 0, scratch_.bytes(), stream_.get()));
-      }
-      multi(MultiStepArgs<T>{y, x, steps, L_, &stencil_, lambda2_, nullptr, scratch_.get()}, o, stream_.get());
+    if (const MultiLaunchFn<T> multi = v.multi_for<T>()) {  // many steps per launch, as in the solver
+      multi(MultiStepArgs<T>{y, x, steps, L_, &stencil_, lambda2_, nullptr, scratch}, o, stream_.get());
     } else {
+      const LaunchFn<T> fn = v.launch_for<T>();
       for (int s = 0; s < steps; ++s) {
         fn(StepArgs<T>{x, y, L_, &stencil_, lambda2_}, o, stream_.get());
         std::swap(x, y);
@@ -148,7 +140,6 @@ class DeviceTuner {
   DeviceBuffer<T> cur_, prev_, ref_, work_;
   DeviceBuffer<unsigned long long> diff_{1};
   DeviceBuffer<T> scratch_;  // an out-of-place multi-step kernel's extra fields, allocated when one is timed
-  std::string kernel_;       // the candidate being timed
 };
 
 std::string nvidia_driver_version() {

@@ -8,6 +8,7 @@
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_info.hpp"
 #include "cuda/field_stats.hpp"
+#include "cuda/multi_scratch.hpp"
 #include "cuda/step_graph.hpp"
 #include "cuda/step_io.hpp"
 #include "cuda/tiled_step.hpp"
@@ -229,15 +230,7 @@ class CudaSolver final : public CudaWaveSolver {
   T* cur() { return cur_is_a_ ? field_a() : field_b(); }
   T* prev() { return cur_is_a_ ? field_b() : field_a(); }
 
-  LaunchFn<T> launch_fn() const {
-    if constexpr (std::is_same_v<T, float>) return variant_->launch_float;
-    else return variant_->launch_double;
-  }
-
-  MultiLaunchFn<T> multi_fn() const {
-    if constexpr (std::is_same_v<T, float>) return variant_->multi_float;
-    else return variant_->multi_double;
-  }
+  LaunchFn<T> launch_fn() const { return variant_->launch_for<T>(); }
 
   bool has_io() const { return !sources_host_.empty() || nrec_ > 0; }
 
@@ -286,17 +279,14 @@ class CudaSolver final : public CudaWaveSolver {
   }
 
   long long advance_multi(int steps) {
-    const MultiLaunchFn<T> fn = multi_fn();
+    const MultiLaunchFn<T> fn = variant_->multi_for<T>();
     if (!fn) throw std::invalid_argument("kernel '" + variant_->id + "' has no " + to_string(precision()) +
                                          " version of its multi-step launch");
     if (!tiled_)
       tiled_ = std::make_unique<DeviceTiledStep<T>>(
           layout_, TileShape{options_.block.x, options_.block.y, options_.block.z}, plan_host_, sources_host_);
     // Scratch only for runs long enough to use it (slabs advance one step at a time).
-    if (variant_->multi_scratch_fields > 0 && !scratch_.get() && steps >= 4) {
-      scratch_ = DeviceBuffer<T>((size_t)variant_->multi_scratch_fields * layout_.total);
-      CUDA_CHECK(cudaMemsetAsync(scratch_.get(), 0, scratch_.bytes(), stream_.get()));  // the halo stays 0
-    }
+    if (steps >= 4) ensure_multi_scratch(scratch_, *variant_, layout_, stream_.get());
     long long launches = 0;
     int left = steps;
     while (left > 0) {

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/field_layout.hpp"
@@ -104,6 +105,18 @@ struct KernelVariant {
   // set up (L2 lines marked persisting would otherwise keep part of L2 from every
   // other kernel). nullptr: nothing to undo.
   void (*release)() = nullptr;
+
+  // The launch functions of precision T (nullptr when the kernel has none).
+  template <class T>
+  LaunchFn<T> launch_for() const {
+    if constexpr (std::is_same_v<T, float>) return launch_float;
+    else return launch_double;
+  }
+  template <class T>
+  MultiLaunchFn<T> multi_for() const {
+    if constexpr (std::is_same_v<T, float>) return multi_float;
+    else return multi_double;
+  }
 
   bool has_precision(Precision p) const {
     return p == Precision::Float ? launch_float != nullptr : launch_double != nullptr;
