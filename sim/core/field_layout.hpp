@@ -30,6 +30,15 @@ struct FieldLayout {
     return (int64_t)(k + halo) * plane + (int64_t)(j + halo) * pitch + (x0 + i);
   }
   int64_t interior_points() const { return (int64_t)nx * ny * nz; }
+  // The coordinates of linear index q (the inverse of index(); halo and row padding
+  // give coordinates outside [0, n)).
+  struct Point {
+    int i, j, k;
+  };
+  WS_HD Point point(int64_t q) const {
+    const int64_t in_plane = q % plane;
+    return {(int)(in_plane % pitch) - x0, (int)(in_plane / pitch) - halo, (int)(q / plane) - halo};
+  }
   size_t bytes(int element_bytes) const { return (size_t)total * (size_t)element_bytes; }
 };
 

@@ -22,9 +22,7 @@ template <class T>
 __global__ void fill_random(T* u, FieldLayout L, unsigned seed) {
   const int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
   if (t >= L.total) return;
-  const int k = (int)(t / L.plane) - L.halo;
-  const int j = (int)((t % L.plane) / L.pitch) - L.halo;
-  const int i = (int)(t % L.pitch) - L.x0;
+  const auto [i, j, k] = L.point(t);
   T v = T(0);
   if (i >= 0 && i < L.nx && j >= 0 && j < L.ny && k >= 0 && k < L.nz) {
     uint32_t h = (uint32_t)t * 2654435761u ^ seed;
@@ -46,9 +44,7 @@ template <class T>
 __global__ void count_differences(const T* a, const T* b, FieldLayout L, unsigned long long* n) {
   const int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
   if (t >= L.total) return;
-  const int k = (int)(t / L.plane) - L.halo;
-  const int j = (int)((t % L.plane) / L.pitch) - L.halo;
-  const int i = (int)(t % L.pitch) - L.x0;
+  const auto [i, j, k] = L.point(t);
   if (i < 0 || i >= L.nx || j < 0 || j >= L.ny || k < 0 || k >= L.nz) return;
   if (bits(a[t]) != bits(b[t])) atomicAdd(n, 1ull);
 }

@@ -17,13 +17,8 @@ TileGrid make_tile_grid(const FieldLayout& L, const TileShape& s) {
   return g;
 }
 
-InteriorPoint interior_point(const FieldLayout& L, int64_t q) {
-  const int64_t in_plane = q % L.plane;
-  return {(int)(in_plane % L.pitch) - L.x0, (int)(in_plane / L.pitch) - L.halo, (int)(q / L.plane) - L.halo};
-}
-
 int tile_of(const FieldLayout& L, const TileGrid& g, int64_t q) {
-  const InteriorPoint p = interior_point(L, q);
+  const FieldLayout::Point p = L.point(q);
   if (q < 0 || q >= L.total || p.i < 0 || p.i >= L.nx || p.j < 0 || p.j >= L.ny || p.k < 0 || p.k >= L.nz)
     throw std::invalid_argument("index " + std::to_string(q) + " is not an interior point of the " +
                                 std::to_string(L.nx) + "x" + std::to_string(L.ny) + "x" + std::to_string(L.nz) +

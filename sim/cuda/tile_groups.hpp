@@ -26,12 +26,6 @@ struct TileGrid {
 // Throws std::invalid_argument naming the side when a side is < 1.
 TileGrid make_tile_grid(const FieldLayout& L, const TileShape& shape);
 
-// Interior coordinates of linear index q of layout L (q must be an interior point).
-struct InteriorPoint {
-  int i, j, k;
-};
-InteriorPoint interior_point(const FieldLayout& L, int64_t q);
-
 // The tile that holds interior point q; throws std::invalid_argument for a halo or padding index.
 int tile_of(const FieldLayout& L, const TileGrid& g, int64_t q);
 

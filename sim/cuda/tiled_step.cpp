@@ -15,24 +15,23 @@ DeviceBuffer<V> upload(const std::vector<V>& h) {
 
 }  // namespace
 
-BoxFaceOffsets box_face_offsets(const FieldLayout& L) {
-  const int64_t yz = (int64_t)L.ny * L.nz, xz = (int64_t)L.nx * L.nz, xy = (int64_t)L.nx * L.ny;
-  return {{0, yz, 2 * yz, 2 * yz + xz, 2 * yz + 2 * xz, 2 * yz + 2 * xz + xy, 2 * yz + 2 * xz + 2 * xy}};
+int64_t box_face_slots(const FieldLayout& L) {
+  return 2 * ((int64_t)L.ny * L.nz + (int64_t)L.nx * L.nz + (int64_t)L.nx * L.ny);
 }
 
 bool plan_on_box_faces(const BoundaryPlan& plan, const FieldLayout& L) {
   if (!plan.solid.empty()) return false;
   for (int64_t q : plan.node) {
-    const InteriorPoint p = interior_point(L, q);
+    const FieldLayout::Point p = L.point(q);
     if (box_face_slot(L, p.i, p.j, p.k) < 0) return false;
   }
   return true;
 }
 
 std::vector<int> box_face_nodes(const FieldLayout& L, const std::vector<int64_t>& nodes) {
-  std::vector<int> f((size_t)box_face_offsets(L).at[6], -1);
+  std::vector<int> f((size_t)box_face_slots(L), -1);
   for (size_t r = 0; r < nodes.size(); ++r) {
-    const InteriorPoint p = interior_point(L, nodes[r]);
+    const FieldLayout::Point p = L.point(nodes[r]);
     const int64_t slot = box_face_slot(L, p.i, p.j, p.k);
     if (slot < 0) throw std::invalid_argument("box_face_nodes: a boundary node lies on no face of the box");
     f[(size_t)slot] = (int)r;

@@ -49,15 +49,9 @@ struct TiledStepData {
   double dt = 0.0;
 };
 
-// Offsets of the six faces' entries in face_node: x_min, x_max (ny * nz each, j + ny k),
-// y_min, y_max (nx * nz, i + nx k), z_min, z_max (nx * ny, i + nx j); [6] is the total.
-struct BoxFaceOffsets {
-  int64_t at[7];
-};
-BoxFaceOffsets box_face_offsets(const FieldLayout& L);
-
-// The slot in face_node of interior point (i, j, k) on the first face it lies on (in
-// the order above), or -1 for a point on no face.
+// The slot in face_node of interior point (i, j, k) on the first face it lies on, or -1
+// for a point on no face. The faces' entries follow one another: x_min, x_max (ny * nz
+// each, j + ny k), y_min, y_max (nx * nz, i + nx k), z_min, z_max (nx * ny, i + nx j).
 WS_HD int64_t box_face_slot(const FieldLayout& L, int i, int j, int k) {
   const int64_t yz = (int64_t)L.ny * L.nz, xz = (int64_t)L.nx * L.nz, xy = (int64_t)L.nx * L.ny;
   if (i == 0) return j + (int64_t)L.ny * k;
@@ -68,6 +62,9 @@ WS_HD int64_t box_face_slot(const FieldLayout& L, int i, int j, int k) {
   if (k == L.nz - 1) return 2 * yz + 2 * xz + xy + i + (int64_t)L.nx * j;
   return -1;
 }
+
+// The number of slots of the six faces (face_node's length).
+int64_t box_face_slots(const FieldLayout& L);
 
 // Whether every boundary node of `plan` lies on a face of the box and no node is solid:
 // the walls of a room without obstacles.

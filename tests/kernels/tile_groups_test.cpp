@@ -20,7 +20,7 @@ TEST(TileGroups, EveryPointLandsInTheTileThatHoldsIt) {
     for (int j = 0; j < L.ny; ++j)
       for (int i = 0; i < L.nx; ++i) {
         const int64_t q = L.index(i, j, k);
-        const InteriorPoint p = interior_point(L, q);
+        const FieldLayout::Point p = L.point(q);
         ASSERT_EQ(p.i, i);
         ASSERT_EQ(p.j, j);
         ASSERT_EQ(p.k, k);
@@ -79,7 +79,7 @@ TEST(BoxFaces, EveryWallNodeIsFoundOnItsFaceAndNoOtherPoint) {
   ASSERT_FALSE(plan.node.empty());
   EXPECT_TRUE(plan_on_box_faces(plan, L));
   const std::vector<int> f = box_face_nodes(L, plan.node);
-  EXPECT_EQ((int64_t)f.size(), box_face_offsets(L).at[6]);
+  EXPECT_EQ((int64_t)f.size(), box_face_slots(L));
   std::set<int64_t> nodes(plan.node.begin(), plan.node.end());
   int found = 0;
   for (int k = 0; k < L.nz; ++k)
