@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <ostream>
-#include <sstream>
 #include <stdexcept>
 
 #include "atomic_file.hpp"
@@ -25,16 +23,12 @@ std::string block_text(const BlockShape& b) {
 AutotuneCache load_cache(const std::string& path, const TuneIdentity& id, std::ostream* log) {
   AutotuneCache fresh;
   fresh.identity = id;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fresh;  // no cache yet
-  std::ostringstream text;
-  text << in.rdbuf();
   AutotuneCache c;
-  try {
-    c = AutotuneCache::parse(text.str());
-  } catch (const std::exception& e) {
-    if (log) *log << "autotune: ignoring the cache file '" << path << "' (" << e.what() << "); it will be rewritten\n";
-    return fresh;
+  std::string why;
+  if (!read_cache_file(path, c, why)) {
+    if (!why.empty() && log)
+      *log << "autotune: ignoring the cache file '" << path << "' (" << why << "); it will be rewritten\n";
+    return fresh;  // no cache yet, or one that cannot be used
   }
   if (c.identity != id) {
     if (log)

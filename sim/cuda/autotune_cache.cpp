@@ -1,6 +1,8 @@
 #include "cuda/autotune_cache.hpp"
 
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -76,6 +78,21 @@ std::string AutotuneCache::dump() const {
                             {"build", identity.build},
                             {"entries", e}};
   return j.dump(2) + "\n";
+}
+
+bool read_cache_file(const std::string& path, AutotuneCache& out, std::string& why) {
+  why.clear();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    out = AutotuneCache::parse(text.str());
+  } catch (const std::exception& e) {
+    why = e.what();
+    return false;
+  }
+  return true;
 }
 
 std::string problem_key(const TuneProblem& p) {

@@ -49,6 +49,10 @@ struct AutotuneCache {
 
 std::string problem_key(const TuneProblem& p);  // "7pt/float/160x180x130"
 
+// The cache file at `path` parsed into `out`. False with `why` empty when there is no
+// such file; false with `why` saying what is wrong when it is not a valid cache.
+bool read_cache_file(const std::string& path, AutotuneCache& out, std::string& why);
+
 // $XDG_CACHE_HOME/wavescope/autotune.json when XDG_CACHE_HOME is an absolute path,
 // else $HOME/.cache/wavescope/autotune.json; "" when neither is set.
 std::string default_autotune_cache_path();

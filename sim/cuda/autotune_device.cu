@@ -176,18 +176,11 @@ std::map<std::string, AutotuneCacheEntry> cached_auto_choices(std::string& note,
     note = "no cache folder (neither XDG_CACHE_HOME nor HOME is set)";
     return {};
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    note = "nothing tuned yet (no " + path + ")";
-    return {};
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
   AutotuneCache c;
-  try {
-    c = AutotuneCache::parse(text.str());
-  } catch (const std::exception& e) {
-    note = path + " is not a valid cache (" + e.what() + "); the next tuning rewrites it";
+  std::string why;
+  if (!read_cache_file(path, c, why)) {
+    note = why.empty() ? "nothing tuned yet (no " + path + ")"
+                       : path + " is not a valid cache (" + why + "); the next tuning rewrites it";
     return {};
   }
   int dev_count = 0;
