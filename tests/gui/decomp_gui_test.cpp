@@ -5,34 +5,22 @@
 // before the window opens, and so is a start under mpirun (the GUI draws in one process).
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <regex>
 #include <string>
 #include <vector>
 
+#include "common/shell.hpp"
+
 namespace {
+
+using Result = ws::test::ShellResult;
+using ws::test::shell;
 
 std::string shoebox() { return std::string(WS_SOURCE_DIR) + "/assets/scenes/shoebox.json"; }
 
-struct Result {
-  int status = -1;
-  std::string output;
-};
-
-Result sh(const std::string& cmd) {
-  Result r;
-  FILE* f = popen((cmd + " 2>&1").c_str(), "r");
-  if (!f) return r;
-  char buf[512];
-  while (fgets(buf, sizeof buf, f)) r.output += buf;
-  const int st = pclose(f);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
 Result gui(const std::string& args, const std::string& env = "") {
-  return sh(env + " WS_GUI_FRAMES=10 WS_GUI_STEPS_PER_FRAME=40 timeout -k 5 300 xvfb-run -a -s "
+  return shell(env + " WS_GUI_FRAMES=10 WS_GUI_STEPS_PER_FRAME=40 timeout -k 5 300 xvfb-run -a -s "
                   "'-screen 0 1400x880x24' " + std::string(WS_WAVESCOPE_BIN) + " --scene " + shoebox() + " " + args);
 }
 
@@ -69,7 +57,7 @@ TEST(GuiDecomp, CpuSlabsRunFramesAndMatchOneGridBitForBit) {
 // A kernel switch on slabs is refused in the panel with the reason; the run goes on.
 TEST(GuiDecomp, KernelSwitchOnSlabsIsRefusedAndTheRunGoesOn) {
   if (std::system("command -v xvfb-run > /dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run is not installed";
-  const Result r = sh("WS_GUI_FRAMES=4 WS_GUI_STEPS_PER_FRAME=4 WS_GUI_KERNEL=tiling3d timeout -k 5 300 xvfb-run -a -s "
+  const Result r = shell("WS_GUI_FRAMES=4 WS_GUI_STEPS_PER_FRAME=4 WS_GUI_KERNEL=tiling3d timeout -k 5 300 xvfb-run -a -s "
                       "'-screen 0 1400x880x24' " + std::string(WS_WAVESCOPE_BIN) + " --scene " + shoebox() +
                       " --backend cpu --gpus 2");
   EXPECT_EQ(r.status, 0) << r.output;
@@ -86,27 +74,27 @@ void expect_refused(const Result& r, const std::string& says) {
 TEST(GuiDecomp, BadValuesAreRefusedBeforeTheWindowOpens) {
   const std::string bin = std::string(WS_WAVESCOPE_BIN) + " --scene " + shoebox();
   // 75 planes, radius 1: at most 75 slabs.
-  expect_refused(sh(bin + " --backend cpu --gpus 76"), "76 slabs are too many for a grid of 75 z planes");
-  expect_refused(sh(bin + " --backend cpu --gpus 0"), "--gpus '0' with --backend cpu is not allowed");
-  expect_refused(sh(bin + " --backend cpu --gpus all"), "a positive number of CPU slabs");
-  expect_refused(sh(bin + " --backend cpu --gpus 40 --slabs-per-gpu 2"), "80 slabs are too many");
+  expect_refused(shell(bin + " --backend cpu --gpus 76"), "76 slabs are too many for a grid of 75 z planes");
+  expect_refused(shell(bin + " --backend cpu --gpus 0"), "--gpus '0' with --backend cpu is not allowed");
+  expect_refused(shell(bin + " --backend cpu --gpus all"), "a positive number of CPU slabs");
+  expect_refused(shell(bin + " --backend cpu --gpus 40 --slabs-per-gpu 2"), "80 slabs are too many");
   // More GPUs than present (none here; on a GPU machine fewer than 64).
-  const Result many = sh(bin + " --backend cuda --gpus 64");
+  const Result many = shell(bin + " --backend cuda --gpus 64");
   EXPECT_EQ(many.status, 2) << many.output;
   EXPECT_TRUE(many.output.find("no CUDA device is present") != std::string::npos ||
               many.output.find("CUDA device(s) present; allowed: 1..") != std::string::npos)
       << many.output;
-  expect_refused(sh(std::string(WS_WAVESCOPE_BIN) + " --scene " + WS_SOURCE_DIR +
+  expect_refused(shell(std::string(WS_WAVESCOPE_BIN) + " --scene " + WS_SOURCE_DIR +
                     "/assets/scenes/sediment_river_delta.json --backend cpu --gpus 2"),
                  "--gpus applies to wave3d scenes");
 }
 
 TEST(GuiDecomp, RefusedUnderMpirun) {
   // What mpirun puts in every rank's environment (launched_by_mpi).
-  expect_refused(sh("OMPI_COMM_WORLD_SIZE=2 " + std::string(WS_WAVESCOPE_BIN) + " --scene " + shoebox() +
+  expect_refused(shell("OMPI_COMM_WORLD_SIZE=2 " + std::string(WS_WAVESCOPE_BIN) + " --scene " + shoebox() +
                     " --backend cpu --gpus 2"),
                  "the GUI draws in one process (started by mpirun)");
-  expect_refused(sh("OMPI_COMM_WORLD_SIZE=2 " + std::string(WS_WAVESCOPE_BIN) + " --scene " + shoebox() +
+  expect_refused(shell("OMPI_COMM_WORLD_SIZE=2 " + std::string(WS_WAVESCOPE_BIN) + " --scene " + shoebox() +
                     " --backend cpu"),
                  "the GUI draws in one process");
 }

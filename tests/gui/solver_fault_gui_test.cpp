@@ -7,19 +7,17 @@
 #include <cstdlib>
 #include <string>
 
+#include "common/shell.hpp"
+
 namespace {
 
+// The GUI's output, then "[exit status N]".
 std::string run_gui_with_fault(const std::string& env) {
-  const std::string cmd = "WS_GUI_FRAMES=12 WS_GUI_STEPS_PER_FRAME=4 WS_TEST_SOLVER_FAULT=20 " + env +
-                          " timeout -k 5 300 xvfb-run -a -s '-screen 0 1400x880x24' " + WS_WAVESCOPE_BIN +
-                          " --scene " + WS_SOURCE_DIR + "/assets/scenes/shoebox.json --backend cpu 2>&1";
-  std::string out;
-  FILE* f = popen(cmd.c_str(), "r");
-  if (!f) return "popen failed";
-  char buf[512];
-  while (fgets(buf, sizeof buf, f)) out += buf;
-  out += "\n[exit status " + std::to_string(WEXITSTATUS(pclose(f))) + "]";
-  return out;
+  const ws::test::ShellResult r =
+      ws::test::shell("WS_GUI_FRAMES=12 WS_GUI_STEPS_PER_FRAME=4 WS_TEST_SOLVER_FAULT=20 " + env +
+                      " timeout -k 5 300 xvfb-run -a -s '-screen 0 1400x880x24' " + WS_WAVESCOPE_BIN + " --scene " +
+                      WS_SOURCE_DIR + "/assets/scenes/shoebox.json --backend cpu");
+  return r.output + "\n[exit status " + std::to_string(r.status) + "]";
 }
 
 TEST(GuiSolverFault, TheRunPausesNamingTheErrorAndContinuesOnTheCpu) {

@@ -18,6 +18,8 @@
 #include <fstream>
 #include <functional>
 #include <sstream>
+
+#include "common/shell.hpp"
 #include <string>
 #include <vector>
 
@@ -110,23 +112,6 @@ inline bool drop_to_nobody() {
 // The command prefix that does the same for a shell command.
 inline std::string unprivileged_prefix() {
   return ::geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
-}
-
-struct ShellResult {
-  int status = -1;  // exit status; 128 + n when killed by signal n
-  std::string output;
-};
-
-inline ShellResult shell(const std::string& cmd) {
-  ShellResult r;
-  FILE* f = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!f) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) r.output.append(buf, n);
-  const int st = ::pclose(f);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
-  return r;
 }
 
 // Starts argv (stdout and stderr into one pipe), waits until its output
