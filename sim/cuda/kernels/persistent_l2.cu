@@ -108,24 +108,14 @@ __global__ void __launch_bounds__(1024) persistent_l2_kernel(T* cur, T* prev, in
       record_receivers<T>(((steps - 1) % 2 == 0) ? prev : cur, io, io.slot0 + steps - 1);
 }
 
-// Blocks resident at once on the current device (the cooperative launch's limit), cached.
+// Blocks resident at once on the current device: the cooperative launch's limit.
 template <class T, bool IO>
 int cooperative_blocks(int threads) {
-  static std::mutex m;
-  static std::map<std::pair<int, int>, int> cache;
-  int dev = 0;
+  int dev = 0, coop = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
-  std::lock_guard<std::mutex> lock(m);
-  auto it = cache.find({dev, threads});
-  if (it != cache.end()) return it->second;
-  int attr = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&attr, cudaDevAttrCooperativeLaunch, dev));
-  if (!attr) throw std::runtime_error("persistent_l2: this device does not support cooperative launches");
-  int per_sm = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_l2_kernel<T, IO>, threads, 0));
-  const int n = per_sm * device_sm_count();
-  if (n < 1) throw std::invalid_argument("persistent_l2: a block of " + std::to_string(threads) + " threads cannot be resident");
-  return cache[{dev, threads}] = n;
+  CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+  if (!coop) throw std::runtime_error("persistent_l2: this device does not support cooperative launches");
+  return resident_blocks_per_sm((const void*)persistent_l2_kernel<T, IO>, threads, 0) * device_sm_count();
 }
 
 // The device's L2 facts for the access-policy window, cached per device; the persisting

@@ -42,7 +42,6 @@
 #include "cuda/kernels/kernel_common.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
 #include "cuda/kernels/leggy_common.hpp"
-#include "cuda/kernels/seven_point.hpp"
 #include "cuda/step_io.hpp"
 #include "cuda/tiled_step.hpp"
 
