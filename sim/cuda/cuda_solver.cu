@@ -104,7 +104,7 @@ class CudaSolver final : public CudaWaveSolver {
       l.interior = 1;
       l.boundary = 0;
       l.io = 0;
-      l.graph_note = "kernel '" + variant_->id + "' runs walls, sources and receivers inside one launch of many steps";
+      l.graph_note = "kernel '" + variant_->id + "' runs walls, sources and receivers inside its launches of many steps";
     } else if (graph_on_ && !variant_->graph_capturable)
       l.graph_note = "kernel '" + variant_->id + "' keeps host-side state between launches (constant tables); "
                      "its steps are launched one by one";
@@ -306,9 +306,8 @@ class CudaSolver final : public CudaWaveSolver {
       d.step0 = step_;
       d.slot0 = slot_;
       d.dt = dt_;
-      fn(MultiStepArgs<T>{cur(), prev(), len, layout_, &stencil_, courant_ * courant_, &d, scratch_.get()}, options_,
-         stream_.get());
-      ++launches;
+      launches += fn(MultiStepArgs<T>{cur(), prev(), len, layout_, &stencil_, courant_ * courant_, &d, scratch_.get()},
+                     options_, stream_.get());
       if (len % 2) cur_is_a_ = !cur_is_a_;
       step_ += len;
       if (nrec_ > 0) slot_ += len;

@@ -59,8 +59,9 @@ struct MultiStepArgs {
   T* scratch = nullptr;
 };
 
+// Returns the kernel launches it issued (the host's work per call).
 template <class T>
-using MultiLaunchFn = void (*)(const MultiStepArgs<T>&, const LaunchOptions&, cudaStream_t);
+using MultiLaunchFn = int (*)(const MultiStepArgs<T>&, const LaunchOptions&, cudaStream_t);
 
 struct KernelVariant {
   std::string id;          // stable, for the CLI and JSON ("tiling3d")

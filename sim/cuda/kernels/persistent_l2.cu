@@ -6,7 +6,9 @@
 //
 // Each block owns tiles of block.x * block.y * block.z interior points, one point
 // per thread, tiles dealt round-robin over the resident blocks (on grids of a few
-// hundred thousand points every tile has a block of its own). Within a step a block finishes its tiles completely:
+// hundred thousand points every tile has a block of its own). Within a step a block
+// runs its tiles in batches of kBatch, every load of a batch issued before its first
+// store, and finishes each batch completely:
 //   1. its boundary nodes' new values into the side buffer (they read u^{n-1} at
 //      the node, which step 2 overwrites in place),
 //   2. the interior update of every point of the tile (exact_update.cuh),
@@ -44,40 +46,102 @@ namespace {
 
 namespace cg = cooperative_groups;
 
+// At most 512 threads a block: kBatch points of 8 values each per thread need the
+// registers that 1024-thread blocks could not have.
+constexpr int kMaxThreads = 512;
+
 __device__ __forceinline__ int block_thread() {
   return (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
 }
 
-// Steps 1-4 above for tile t of the step that produces un from uc (and un's u^{n-1}).
+// Tiles a block runs together: their loads are issued before any of their stores,
+// so each thread has kBatch points' loads in flight instead of one L2 round trip
+// per tile (registers: 8 values per point).
+template <class T>
+constexpr int kBatch = sizeof(T) == 4 ? 4 : 2;
+
+// Steps 1-4 above for the tiles t0 + u * stride (u < kBatch, those below ntiles) of the
+// step that produces un from uc (and un's u^{n-1}).
 template <class T, bool IO>
-__device__ __forceinline__ void tile_step(int t, T* un, const T* uc, const FieldLayout& L, T w,
-                                          const TiledStepData<T>& io, long long step) {
+__device__ __forceinline__ void batch_step(int t0, int stride, int ntiles, T* un, const T* uc, const FieldLayout& L,
+                                           T w, const TiledStepData<T>& io, long long step) {
+  constexpr int U = kBatch<T>;
   const TileGrid& g = io.tiles;
   const int tid = block_thread();
   const int nthreads = blockDim.x * blockDim.y * blockDim.z;
+  // What the batch's tiles hold besides interior points (the same for every thread of
+  // the block): most tiles of a room have no boundary node, obstacle or source, and
+  // skip the barriers those need.
+  bool bnd = false, solid = false, src = false;
   if constexpr (IO) {
-    for (int b = io.bnd_start[t] + tid; b < io.bnd_start[t + 1]; b += nthreads) {
-      const int64_t q = io.bnd_node[b];
-      io.side[b] = boundary_node_value(uc, un[q], q, io.bnd_mask[b], io.bnd_nfixed[b], io.bnd_cd[b], io.bnd_cl[b], L);
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int t = t0 + u * stride;
+      if (t >= ntiles) break;
+      bnd |= io.bnd_start[t + 1] > io.bnd_start[t];
+      solid |= io.solid_start[t + 1] > io.solid_start[t];
+      src |= io.src_start[t + 1] > io.src_start[t];
     }
-    __syncthreads();
   }
-  const int tx = t % g.nx, ty = (t / g.nx) % g.ny, tz = t / (g.nx * g.ny);
-  const int i = tx * g.shape.x + (int)threadIdx.x, j = ty * g.shape.y + (int)threadIdx.y,
-            k = tz * g.shape.z + (int)threadIdx.z;
-  if (i < L.nx && j < L.ny && k < L.nz) {
-    const int64_t q = L.index(i, j, k);
-    un[q] = ex::seven_point_update(uc[q], un[q], uc[q - 1], uc[q + 1], uc[q - L.pitch], uc[q + L.pitch],
-                                   uc[q - L.plane], uc[q + L.plane], w);
+  if (bnd) {
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int t = t0 + u * stride;
+      if (t >= ntiles) break;
+      for (int b = io.bnd_start[t] + tid; b < io.bnd_start[t + 1]; b += nthreads) {
+        const int64_t q = io.bnd_node[b];
+        io.side[b] = boundary_node_value(uc, un[q], q, io.bnd_mask[b], io.bnd_nfixed[b], io.bnd_cd[b], io.bnd_cl[b], L);
+      }
+    }
+    __syncthreads();  // the side values read u^{n-1} at nodes the interior update overwrites
   }
-  if constexpr (IO) {
-    __syncthreads();
-    for (int b = io.bnd_start[t] + tid; b < io.bnd_start[t + 1]; b += nthreads) un[io.bnd_node[b]] = io.side[b];
-    for (int s = io.solid_start[t] + tid; s < io.solid_start[t + 1]; s += nthreads) un[io.solid[s]] = T(0);
-    __syncthreads();
-    for (int s = io.src_start[t] + tid; s < io.src_start[t + 1]; s += nthreads) {
-      const DeviceSource& src = io.src[s];
-      atomicAdd(un + src.index, T(src.gain * source_injection(src, step, io.dt)));
+  int64_t q[U];
+  bool ok[U];
+  T v[U][8];
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    const int t = t0 + u * stride;
+    const int tx = t % g.nx, ty = (t / g.nx) % g.ny, tz = t / (g.nx * g.ny);
+    const int i = tx * g.shape.x + (int)threadIdx.x, j = ty * g.shape.y + (int)threadIdx.y,
+              k = tz * g.shape.z + (int)threadIdx.z;
+    ok[u] = t < ntiles && i < L.nx && j < L.ny && k < L.nz;
+    q[u] = ok[u] ? L.index(i, j, k) : 0;
+    if (ok[u]) {
+      const int64_t p = q[u];
+      v[u][0] = uc[p];
+      v[u][1] = un[p];
+      v[u][2] = uc[p - 1];
+      v[u][3] = uc[p + 1];
+      v[u][4] = uc[p - L.pitch];
+      v[u][5] = uc[p + L.pitch];
+      v[u][6] = uc[p - L.plane];
+      v[u][7] = uc[p + L.plane];
+    }
+  }
+#pragma unroll
+  for (int u = 0; u < U; ++u)
+    if (ok[u])
+      un[q[u]] = ex::seven_point_update(v[u][0], v[u][1], v[u][2], v[u][3], v[u][4], v[u][5], v[u][6], v[u][7], w);
+  if (bnd || solid) {
+    __syncthreads();  // the interior values of those nodes are written before they are replaced
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int t = t0 + u * stride;
+      if (t >= ntiles) break;
+      for (int b = io.bnd_start[t] + tid; b < io.bnd_start[t + 1]; b += nthreads) un[io.bnd_node[b]] = io.side[b];
+      for (int s = io.solid_start[t] + tid; s < io.solid_start[t + 1]; s += nthreads) un[io.solid[s]] = T(0);
+    }
+  }
+  if (src) {
+    __syncthreads();  // a source adds to the node's final value
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int t = t0 + u * stride;
+      if (t >= ntiles) break;
+      for (int s = io.src_start[t] + tid; s < io.src_start[t + 1]; s += nthreads) {
+        const DeviceSource& e = io.src[s];
+        atomicAdd(un + e.index, T(e.gain * source_injection(e, step, io.dt)));
+      }
     }
   }
 }
@@ -89,18 +153,20 @@ __device__ __forceinline__ void record_receivers(const T* u, const TiledStepData
 }
 
 template <class T, bool IO>
-__global__ void __launch_bounds__(1024) persistent_l2_kernel(T* cur, T* prev, int steps, FieldLayout L, T w,
-                                                             TiledStepData<T> io) {
+__global__ void __launch_bounds__(kMaxThreads) persistent_l2_kernel(T* cur, T* prev, int steps, FieldLayout L, T w,
+                                                                    TiledStepData<T> io) {
   cg::grid_group grid = cg::this_grid();
   const int ntiles = io.tiles.count();
+  const int stride = (int)gridDim.x;
   for (int s = 0; s < steps; ++s) {
     T* uc = (s % 2 == 0) ? cur : prev;
     T* un = (s % 2 == 0) ? prev : cur;
     if constexpr (IO)
       if (s > 0 && blockIdx.x == 0 && io.nrec > 0) record_receivers<T>(uc, io, io.slot0 + s - 1);
-    // Tiles are disjoint: a block's next tile touches none of the nodes or side entries
-    // of its last, so no barrier is needed between them.
-    for (int t = blockIdx.x; t < ntiles; t += gridDim.x) tile_step<T, IO>(t, un, uc, L, w, io, io.step0 + s);
+    // Tiles are disjoint: a block's next batch touches none of the nodes or side
+    // entries of its last, so no barrier is needed between them.
+    for (int t = blockIdx.x; t < ntiles; t += kBatch<T> * stride)
+      batch_step<T, IO>(t, stride, ntiles, un, uc, L, w, io, io.step0 + s);
     grid.sync();
   }
   if constexpr (IO)
@@ -143,15 +209,15 @@ L2Facts l2_facts() {
 }
 
 std::string block_error_persistent(const Stencil&, Precision, const BlockShape& b) {
-  if (b.x < 1 || b.y < 1 || b.z < 1 || b.threads() > 1024)
+  if (b.x < 1 || b.y < 1 || b.z < 1 || b.threads() > kMaxThreads)
     return "block " + std::to_string(b.x) + "x" + std::to_string(b.y) + "x" + std::to_string(b.z) +
-           " is not allowed: each side >= 1, at most 1024 threads";
+           " is not allowed: each side >= 1, at most " + std::to_string(kMaxThreads) + " threads";
   return "";
 }
 
 template <class T>
-void launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  if (a.steps <= 0) return;
+int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  if (a.steps <= 0) return 0;
   const std::string why = block_error_persistent(*a.stencil, precision_of<T>(), o.block);
   if (!why.empty()) throw std::invalid_argument("kernel 'persistent_l2': " + why);
   const T w = seven_point_coeffs(StepArgs<T>{a.prev, a.cur, a.layout, a.stencil, a.lambda2}).neighbour;
@@ -161,7 +227,9 @@ void launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_
   if (io.tiles.shape.x != o.block.x || io.tiles.shape.y != o.block.y || io.tiles.shape.z != o.block.z)
     throw std::invalid_argument("kernel 'persistent_l2': the step data is grouped by tiles of another block");
   const int threads = o.block.threads();
-  const bool with_io = a.io != nullptr;
+  // The launch without the I/O phases when the step data holds nothing for them.
+  const bool with_io =
+      a.io && (a.io->bnd_count > 0 || a.io->solid_count > 0 || a.io->nsrc > 0 || a.io->nrec > 0);
   const int resident = with_io ? cooperative_blocks<T, true>(threads) : cooperative_blocks<T, false>(threads);
   const int blocks = std::max(1, std::min(io.tiles.count(), resident));
 
@@ -195,6 +263,7 @@ void launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_
   if (with_io) CUDA_CHECK(cudaLaunchKernelEx(&cfg, persistent_l2_kernel<T, true>, a.cur, a.prev, a.steps, a.layout, w, io));
   else CUDA_CHECK(cudaLaunchKernelEx(&cfg, persistent_l2_kernel<T, false>, a.cur, a.prev, a.steps, a.layout, w, io));
   CUDA_CHECK_LAUNCH();
+  return 1;
 }
 
 // Back to normal L2 lines, so the persisting set-aside serves every kernel again.
@@ -205,8 +274,8 @@ void release_persisting_l2() {
 // One bare step through the multi-step launch (the registry's per-step interface).
 template <class T>
 void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  launch_multi<T>(MultiStepArgs<T>{const_cast<T*>(a.u_cur), a.u_next, 1, a.layout, a.stencil, a.lambda2, nullptr, nullptr},
-                  o, stream);
+  (void)launch_multi<T>(
+      MultiStepArgs<T>{const_cast<T*>(a.u_cur), a.u_next, 1, a.layout, a.stencil, a.lambda2, nullptr, nullptr}, o, stream);
 }
 
 }  // namespace
@@ -227,7 +296,6 @@ void register_persistent_l2_kernels(KernelRegistry& r) {
   v.launch_double = launch_one<double>;
   v.multi_float = launch_multi<float>;
   v.multi_double = launch_multi<double>;
-  v.auto_candidate = false;  // not yet run on a GPU (docs/gpu-runs.md)
   v.release = release_persisting_l2;
   r.add(v);
 }

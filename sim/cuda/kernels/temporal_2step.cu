@@ -51,6 +51,7 @@ namespace {
 
 constexpr int kTargetWaves = 2;
 constexpr int kMinChunkPlanes = 32;  // each chunk recomputes u^{n+1} on 2R extra planes
+constexpr int kAhead = 3;            // planes of u^n and u^{n-1} loaded ahead of the one computed
 
 struct PassSources {
   const DeviceSource* src = nullptr;
@@ -102,74 +103,105 @@ __device__ __forceinline__ T point_update(T u, T u_prev, const LeggyCoeffs<T>& c
   }
 }
 
+// Each thread owns one column (i, j) of the grown tile: the block is the grown tile,
+// bx x by threads, and its inner (bx - 2R) x (by - 2R) threads own the output
+// columns. A thread keeps u^n of its column at planes k - R .. k + R in registers
+// (qa, a queue shifted once per plane) and loads u^n and u^{n-1} kAhead planes
+// ahead, so a DRAM round trip overlaps the computation of several planes; the x and y neighbours of the first level come through the read-only
+// cache. The ring holds 2R + 2 planes of u^{n+1}, one more than the second level
+// reads, so the plane written next is one nobody reads in this iteration and one
+// barrier per plane suffices.
 template <class T, int R, bool SRC, bool WALLS>
 __global__ void __launch_bounds__(1024) temporal_2step_kernel(T* __restrict__ c_out, T* __restrict__ d_out,
                                                               const T* __restrict__ a, const T* __restrict__ b,
                                                               FieldLayout L, LeggyCoeffs<T> c, int chunk,
                                                               PassSources s, PassWalls<T> walls) {
   static_assert(R >= 1 && (R == 1 || !WALLS), "walls other than fixed ones run the 7-point stencil only");
-  constexpr int kRing = 2 * R + 1;
-  const int tx = blockDim.x, ty = blockDim.y;
-  const int ex = tx + 2 * R, ey = ty + 2 * R;
-  const int area = ex * ey;
-  T* ring = shared_tile<T>();  // kRing planes of ex * ey
-  const int i0 = blockIdx.x * tx, j0 = blockIdx.y * ty;
+  constexpr int kRing = 2 * R + 2;
+  const int bx = blockDim.x, by = blockDim.y;
+  const int area = bx * by;
+  T* ring = shared_tile<T>();  // kRing planes of bx * by
+  const int i = blockIdx.x * (bx - 2 * R) + (int)threadIdx.x - R;
+  const int j = blockIdx.y * (by - 2 * R) + (int)threadIdx.y - R;
   const int k0 = blockIdx.z * chunk, k1 = min(k0 + chunk, L.nz);
-  const int tid = threadIdx.x + tx * threadIdx.y;
-  const int nthreads = tx * ty;
-  const int64_t off[6] = {-1, 1, -L.pitch, L.pitch, -L.plane, L.plane};
-  // Ring slot of plane k (k >= k0 - R).
-  auto slot_of = [&](int k) { return ring + ((k - k0 + R) % kRing) * area; };
-  for (int k = k0 - R; k < k1 + R; ++k) {
-    // u^{n+1} on the grown tile at plane k (0 outside the interior: the fixed halo).
-    T* slot = slot_of(k);
-    for (int e = tid; e < area; e += nthreads) {
-      const int i = i0 + e % ex - R, j = j0 + e / ex - R;
-      T v = T(0);
-      if (i >= 0 && i < L.nx && j >= 0 && j < L.ny && k >= 0 && k < L.nz) {
-        const int64_t q = L.index(i, j, k);
-        const int bn = WALLS ? wall_node(walls, L, i, j, k) : -1;
-        if (bn >= 0)
-          v = boundary_node_value(a, __ldg(b + q), q, walls.mask[bn], walls.nfixed[bn], walls.cd[bn], walls.cl[bn], L);
-        else
-          v = point_update<T, R>(__ldg(a + q), __ldg(b + q), c,
-                                 [&](int d, int m) { return __ldg(a + q + m * off[d]); });
-        if constexpr (SRC) v = add_sources(v, q, s, s.step);
-      }
-      slot[e] = v;
+  const int e = (int)threadIdx.x + bx * (int)threadIdx.y;
+  const bool inside = i >= 0 && i < L.nx && j >= 0 && j < L.ny;  // a column of the interior
+  const bool owner = inside && (int)threadIdx.x >= R && (int)threadIdx.x < bx - R && (int)threadIdx.y >= R &&
+                     (int)threadIdx.y < by - R;
+  const int64_t col = inside ? L.index(i, j, 0) : 0;
+  // u^n and u^{n-1} of the column at plane z, 0 beyond the halo planes (never used there).
+  auto load_a = [&](int z) { return inside && z >= -R && z < L.nz + R ? __ldg(a + col + (int64_t)z * L.plane) : T(0); };
+  auto load_b = [&](int z) { return inside && z >= 0 && z < L.nz ? __ldg(b + col + (int64_t)z * L.plane) : T(0); };
+  auto slot_of = [&](int z) { return ring + ((z - k0 + 2 * R + 2) % kRing) * area; };
+  const int kfirst = k0 - R, klast = k1 + R;  // the first level's planes [kfirst, klast)
+  T qa[2 * R + 1];
+#pragma unroll
+  for (int m = 0; m < 2 * R; ++m) qa[m] = load_a(kfirst - R + m);
+  // pa[d] = u^n at plane k + R + d and pb[d] = u^{n-1} at plane k + d, for the plane k
+  // about to start: kAhead planes of loads in flight behind the one being computed.
+  T pa[kAhead], pb[kAhead];
+#pragma unroll
+  for (int d = 0; d < kAhead; ++d) {
+    pa[d] = load_a(kfirst + R + d);
+    pb[d] = load_b(kfirst + d);
+  }
+  for (int k = kfirst; k < klast; ++k) {
+    qa[2 * R] = pa[0];  // qa[m] = u^n at plane k - R + m
+    const T bk = pb[0];
+#pragma unroll
+    for (int d = 0; d + 1 < kAhead; ++d) {
+      pa[d] = pa[d + 1];
+      pb[d] = pb[d + 1];
     }
-    __syncthreads();
-    const int kk = k - R;  // u^{n+2} on the tile at plane kk: planes kk - R .. kk + R = k are in the ring
-    if (kk >= k0) {
-      const int i = i0 + (int)threadIdx.x, j = j0 + (int)threadIdx.y;
-      if (i < L.nx && j < L.ny) {
-        const T* mid = slot_of(kk);
-        const int e = (threadIdx.x + R) + ex * (threadIdx.y + R);
-        const int64_t q = L.index(i, j, kk);
-        const T u1 = mid[e];
-        const int bn = WALLS ? wall_node(walls, L, i, j, kk) : -1;
-        T u2;
-        if (bn >= 0) {
-          const T nb[6] = {mid[e - 1], mid[e + 1], mid[e - ex], mid[e + ex], slot_of(kk - 1)[e], slot_of(kk + 1)[e]};
-          u2 = boundary_value(u1, nb, __ldg(a + q), walls.mask[bn], walls.nfixed[bn], walls.cd[bn], walls.cl[bn]);
-        } else {
-          u2 = point_update<T, R>(u1, __ldg(a + q), c, [&](int d, int m) {
-            switch (d) {
-              case 0: return mid[e - m];
-              case 1: return mid[e + m];
-              case 2: return mid[e - m * ex];
-              case 3: return mid[e + m * ex];
-              case 4: return slot_of(kk - m)[e];
-              default: return slot_of(kk + m)[e];
-            }
-          });
-        }
-        if constexpr (SRC) u2 = add_sources(u2, q, s, s.step + 1);
-        d_out[q] = u1;
-        c_out[q] = u2;
+    pa[kAhead - 1] = load_a(k + R + kAhead);
+    pb[kAhead - 1] = load_b(k + kAhead);
+    // First level: u^{n+1} at plane k (0 outside the interior: the fixed halo).
+    T v = T(0);
+    if (inside && k >= 0 && k < L.nz) {
+      const int64_t q = col + (int64_t)k * L.plane;
+      const int bn = WALLS ? wall_node(walls, L, i, j, k) : -1;
+      if (bn >= 0) {
+        v = boundary_node_value(a, bk, q, walls.mask[bn], walls.nfixed[bn], walls.cd[bn], walls.cl[bn], L);
+      } else {
+        const int64_t off[4] = {-1, 1, -L.pitch, L.pitch};
+        v = point_update<T, R>(qa[R], bk, c, [&](int d, int m) {
+          return d < 4 ? __ldg(a + q + m * off[d]) : qa[d == 4 ? R - m : R + m];
+        });
       }
+      if constexpr (SRC) v = add_sources(v, q, s, s.step);
     }
+    slot_of(k)[e] = v;
     __syncthreads();
+    // Second level: u^{n+2} at plane kk = k - R, from the ring's planes kk - R .. k.
+    const int kk = k - R;
+    if (owner && kk >= k0) {
+      const T* mid = slot_of(kk);
+      const int64_t q = col + (int64_t)kk * L.plane;
+      const T u1 = mid[e];
+      const T u0 = qa[0];  // u^n at plane kk
+      const int bn = WALLS ? wall_node(walls, L, i, j, kk) : -1;
+      T u2;
+      if (bn >= 0) {
+        const T nb[6] = {mid[e - 1], mid[e + 1], mid[e - bx], mid[e + bx], slot_of(kk - 1)[e], slot_of(kk + 1)[e]};
+        u2 = boundary_value(u1, nb, u0, walls.mask[bn], walls.nfixed[bn], walls.cd[bn], walls.cl[bn]);
+      } else {
+        u2 = point_update<T, R>(u1, u0, c, [&](int d, int m) {
+          switch (d) {
+            case 0: return mid[e - m];
+            case 1: return mid[e + m];
+            case 2: return mid[e - m * bx];
+            case 3: return mid[e + m * bx];
+            case 4: return slot_of(kk - m)[e];
+            default: return slot_of(kk + m)[e];
+          }
+        });
+      }
+      if constexpr (SRC) u2 = add_sources(u2, q, s, s.step + 1);
+      d_out[q] = u1;
+      c_out[q] = u2;
+    }
+#pragma unroll
+    for (int m = 0; m < 2 * R; ++m) qa[m] = qa[m + 1];
   }
 }
 
@@ -213,11 +245,22 @@ __global__ void pass_receivers(const T* c, const T* d, const DeviceTap* taps, co
   }
 }
 
-std::string block_error_2step(const Stencil&, Precision, const BlockShape& b) {
-  if (b.x < 1 || b.y < 1 || b.x * b.y > 1024)
-    return "block " + std::to_string(b.x) + "x" + std::to_string(b.y) +
-           " is not allowed: each side >= 1, at most 1024 threads";
+// The block is the grown tile: its inner (x - 2R) x (y - 2R) threads own the output.
+std::string block_error_2step(const Stencil& st, Precision, const BlockShape& b) {
+  const int r = st.radius;
+  if (b.x < 2 * r + 1 || b.y < 2 * r + 1 || b.x * b.y > 1024)
+    return "block " + std::to_string(b.x) + "x" + std::to_string(b.y) + " is not allowed with radius " +
+           std::to_string(r) + ": each side >= " + std::to_string(2 * r + 1) +
+           " (the block is the output tile grown by the radius on every side), at most 1024 threads";
   return "";
+}
+
+// 32 x 16 for the 7-point stencil: the tile grown by 1 recomputes 22% of the first
+// level (64 x 8: 38%); of the blocks measured on the H100 it ran fastest most
+// consistently (docs/benchmarks.md). The leggy radii take 1024 threads, 32 x 32, so
+// that the ring of 2R points around the output tile stays a fraction of it.
+BlockShape block_for_2step(const Stencil& st, Precision) {
+  return st.radius <= 1 ? BlockShape{32, 16, 1} : BlockShape{32, 32, 1};
 }
 
 template <class T, int R>
@@ -245,7 +288,7 @@ bool supports_2step(const Stencil& s) {
 }
 
 template <class T, int R>
-void run_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream, const LeggyCoeffs<T>& c) {
+int run_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream, const LeggyCoeffs<T>& c) {
   const FieldLayout& L = a.layout;
   const TiledStepData<T>* io = a.io;
   const bool src = io && io->nsrc > 0;
@@ -255,8 +298,9 @@ void run_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t 
   if (wl) walls = PassWalls<T>{io->face_node, io->bnd_mask, io->bnd_nfixed, io->bnd_cd, io->bnd_cl};
 
   const int bx = o.block.x, by = o.block.y;
-  const size_t smem = (size_t)(2 * R + 1) * (bx + 2 * R) * (by + 2 * R) * sizeof(T);
-  const long long xy = (long long)((L.nx + bx - 1) / bx) * ((L.ny + by - 1) / by);
+  const size_t smem = (size_t)(2 * R + 2) * bx * by * sizeof(T);
+  const int ox = bx - 2 * R, oy = by - 2 * R;  // the output tile
+  const long long xy = (long long)((L.nx + ox - 1) / ox) * ((L.ny + oy - 1) / oy);
   using Kernel = void (*)(T*, T*, const T*, const T*, FieldLayout, LeggyCoeffs<T>, int, PassSources, PassWalls<T>);
   constexpr bool kWalls = R == 1;  // the wall instantiations exist for the 7-point stencil only
   const Kernel kfn = src ? (wl && kWalls ? temporal_2step_kernel<T, R, true, kWalls> : temporal_2step_kernel<T, R, true, false>)
@@ -265,11 +309,12 @@ void run_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t 
   const int resident = resident_blocks_per_sm((const void*)kfn, bx * by, smem) * device_sm_count();
   const int chunks = z_chunks_for(xy, resident, L.nz, kTargetWaves, kMinChunkPlanes);
   const int chunk = (L.nz + chunks - 1) / chunks;
-  const dim3 grid = checked_grid((L.nx + bx - 1) / bx, (L.ny + by - 1) / by, (L.nz + chunk - 1) / chunk, "temporal_2step");
+  const dim3 grid = checked_grid((L.nx + ox - 1) / ox, (L.ny + oy - 1) / oy, (L.nz + chunk - 1) / chunk, "temporal_2step");
 
   T* f[4] = {a.cur, a.prev, a.scratch, a.scratch ? a.scratch + L.total : nullptr};  // u^n, u^{n-1}, C, D
   long long step = io ? io->step0 : 0, slot = io ? io->slot0 : 0;
   const int pairs = a.steps / 4;
+  int launches = 0;
   for (int p = 0; p < 2 * pairs; ++p) {
     T* in_cur = p % 2 == 0 ? f[0] : f[2];
     T* in_prev = p % 2 == 0 ? f[1] : f[3];
@@ -279,9 +324,11 @@ void run_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t 
     if (src) s = PassSources{io->src, io->nsrc, step, io->dt};
     kfn<<<grid, dim3(bx, by), smem, stream>>>(out_cur, out_prev, in_cur, in_prev, L, c, chunk, s, walls);
     CUDA_CHECK_LAUNCH();
+    ++launches;
     if (io && io->nrec > 0) {
       pass_receivers<T><<<1, 128, 0, stream>>>(out_cur, out_prev, io->taps, io->tap_start, io->nrec, io->rec_buf, slot);
       CUDA_CHECK_LAUNCH();
+      ++launches;
     }
     step += 2;
     slot += 2;
@@ -295,22 +342,27 @@ void run_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t 
       single_step_walls<T><<<(unsigned)((io->bnd_count + 255) / 256), 256, 0, stream>>>(io->bnd_node, walls,
                                                                                        io->bnd_count, L, cu, nx, io->side);
       CUDA_CHECK_LAUNCH();
+      ++launches;
     }
     launch_single<T, R>(nx, cu, L, c, o, stream);
+    ++launches;
     if (wl) {
       scatter_side<T><<<(unsigned)((io->bnd_count + 255) / 256), 256, 0, stream>>>(io->bnd_node, io->bnd_count,
                                                                                    io->side, nx);
       CUDA_CHECK_LAUNCH();
+      ++launches;
     }
     if (io && (io->nsrc > 0 || io->nrec > 0)) {
       io_kernel<T><<<1, 128, 0, stream>>>(nx, io->src, io->nsrc, io->taps, io->tap_start, io->nrec, io->rec_buf,
                                                slot, step, io->dt);
       CUDA_CHECK_LAUNCH();
+      ++launches;
     }
     std::swap(cu, nx);
     ++step;
     ++slot;
   }
+  return launches;
 }
 
 // Calls f(std::integral_constant<int, R>) for the stencil's radius (1..4).
@@ -327,8 +379,8 @@ void dispatch_radius(const Stencil& st, F&& f) {
 }
 
 template <class T>
-void launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  if (a.steps <= 0) return;
+int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  if (a.steps <= 0) return 0;
   const std::string why = block_error_2step(*a.stencil, precision_of<T>(), o.block);
   if (!why.empty()) throw std::invalid_argument("kernel 'temporal_2step': " + why);
   const TiledStepData<T>* io = a.io;
@@ -337,7 +389,9 @@ void launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_
                                 "scenes with obstacles singly");
   if (a.steps >= 4 && !a.scratch) throw std::invalid_argument("kernel 'temporal_2step' needs two scratch fields");
   const LeggyCoeffs<T> c = pass_coeffs<T>(*a.stencil, a.lambda2, a.layout);
-  dispatch_radius(*a.stencil, [&](auto r) { run_passes<T, decltype(r)::value>(a, o, stream, c); });
+  int launches = 0;
+  dispatch_radius(*a.stencil, [&](auto r) { launches = run_passes<T, decltype(r)::value>(a, o, stream, c); });
+  return launches;
 }
 
 template <class T>
@@ -360,6 +414,7 @@ void register_temporal_2step_kernels(KernelRegistry& r) {
   v.supports = supports_2step;
   v.default_block = {32, 16, 1};
   v.block_error = block_error_2step;
+  v.block_for = block_for_2step;
   v.block_uses_z = false;
   v.has_readonly_toggle = false;
   v.graph_capturable = true;  // its single steps (with walls) replay in the step graph
@@ -369,7 +424,6 @@ void register_temporal_2step_kernels(KernelRegistry& r) {
   v.multi_double = launch_multi<double>;
   v.multi_scratch_fields = 2;
   v.multi_walls = KernelVariant::MultiWalls::BoxFaces;
-  v.auto_candidate = false;  // not yet run on a GPU (docs/gpu-runs.md)
   r.add(v);
 }
 
