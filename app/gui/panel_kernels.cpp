@@ -107,9 +107,9 @@ void variant_controls(GuiContext& ctx, CudaWaveSolver& cuda) {
     ctx.pending.kernel = std::make_pair(cur.id, o);
   }
   ImGui::Text("%d threads per block (at most 1024)", block[0] * block[1] * (cur.block_uses_z ? block[2] : 1));
-  if (cur.block_for) {  // a compiled-in block width (ztma_leggy): say which one this stencil takes
+  if (cur.block_for) {  // a block per stencil (ztma_leggy's width, temporal_2step's grown tile)
     const BlockShape b = preferred_block(cur, ctx.model().grid().stencil, cuda.precision());
-    ImGui::TextDisabled("block width %d for this stencil and precision (default %dx%d)", b.x, b.x, b.y);
+    ImGui::TextDisabled("block %dx%d for this stencil and precision", b.x, b.y);
   }
 }
 

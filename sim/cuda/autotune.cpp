@@ -134,7 +134,7 @@ std::vector<TuneCandidate> tune_candidates(const Stencil& stencil, Precision pre
     if (!v->auto_candidate) continue;
     const BlockShape pref = preferred_block(*v, stencil, precision);
     first.push_back({v->id, pref});
-    if (v->block_for) continue;  // a compiled-in block width: its own block only
+    if (v->block_for) continue;  // a block per stencil (a compiled-in width, a grown tile): its own only
     for (BlockShape b : kShapes) {
       b.z = v->block_uses_z ? pref.z : 1;
       if (b.threads() > 1024) continue;

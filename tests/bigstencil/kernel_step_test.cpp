@@ -117,11 +117,13 @@ TEST_P(KernelStep, OneStepMatchesReferenceAndLeavesHaloAlone) {
   const LaunchOptions odd_unaligned{BlockShape{30, 4, 1}, true};
   std::vector<LaunchOptions> runs{defaults};
   if (v.block_for) {
-    // A compiled-in block width (ztma_leggy): odd heights (partial warps, partial
-    // tiles at the grid's edge) and a single row.
-    runs.push_back({BlockShape{pref.x, 5, 1}, false});
-    runs.push_back({BlockShape{pref.x, 7, 1}, true});
-    runs.push_back({BlockShape{pref.x, 1, 1}, true});
+    // A block per stencil (ztma_leggy's compiled-in width, temporal_2step's grown tile):
+    // odd heights (partial warps, partial tiles at the grid's edge) and a single row,
+    // those of them the kernel accepts for this stencil (temporal_2step needs 2R + 1 rows).
+    if (v.block_error) EXPECT_EQ(v.block_error(test_stencil(c.stencil), c.precision, pref), "");
+    for (const LaunchOptions& o : {LaunchOptions{BlockShape{pref.x, 5, 1}, false}, LaunchOptions{BlockShape{pref.x, 7, 1}, true},
+                                   LaunchOptions{BlockShape{pref.x, 1, 1}, true}})
+      if (!v.block_error || v.block_error(test_stencil(c.stencil), c.precision, o.block).empty()) runs.push_back(o);
   } else if (is_bigstencil_kernel(c.kernel)) {
     // Other families may restrict their blocks (e.g. halo-thread rims): the odd block is
     // tried on the large-stencil kernels, whose launchers accept any block within their bounds.

