@@ -72,6 +72,7 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
   const TileGroups q = group_by_tile(L, tiles_, src_nodes);
   src_start_ = upload(q.start);
   src_ = upload(gather(sources, q.order));
+  src_value_ = DeviceBuffer<T>(2 * sources.size());
 }
 
 template <class T>
@@ -89,6 +90,7 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   d.solid = solid_.get();
   d.src_start = src_start_.get();
   d.src = src_.get();
+  d.src_value = src_value_.get();
   d.bnd_count = (int)bnd_node_.size();
   d.solid_count = (int)solid_.size();
   d.nsrc = (int)src_.size();

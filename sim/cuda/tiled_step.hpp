@@ -40,6 +40,9 @@ struct TiledStepData {
   // Source nodes of tile t: src_start[t] .. src_start[t+1].
   const int* src_start = nullptr;
   const DeviceSource* src = nullptr;
+  // 2 * nsrc values a kernel may fill with the sources' additions of two steps (gain times
+  // injection, src's order), so that its main kernel reads them instead of computing them.
+  T* src_value = nullptr;
   // Receivers: sample of step s goes to rec_buf[(slot0 + s) * nrec + q].
   const DeviceTap* taps = nullptr;
   const int* tap_start = nullptr;
@@ -90,7 +93,7 @@ class DeviceTiledStep {
   DeviceBuffer<int> bnd_start_, solid_start_, src_start_, face_node_;
   DeviceBuffer<int64_t> bnd_node_, solid_;
   DeviceBuffer<uint8_t> bnd_mask_, bnd_nfixed_;
-  DeviceBuffer<T> bnd_cd_, bnd_cl_, side_;
+  DeviceBuffer<T> bnd_cd_, bnd_cl_, side_, src_value_;
   DeviceBuffer<DeviceSource> src_;
 };
 

@@ -124,12 +124,12 @@ Run run(Precision p, const std::string& kernel, const BlockShape* block, const s
   }
   EXPECT_EQ(solver->step(), [&] { long long s = 0; for (int n : advances) s += n; return s; }());
   // Host launches per step over 4100 steps: persistent_l2 runs them as two launches (of
-  // at most 4096 steps); temporal_2step as a pass per two steps, plus the receivers'
-  // read-out after each pass.
+  // at most 4096 steps); temporal_2step as a pass per two steps, with the sources' values
+  // computed before each pass and the receivers read after it: 1.5 per step here.
   if (kernel == "persistent_l2") {
     EXPECT_LT(longest.host_launches_per_step, 0.001) << "the advance was not run as launches of many steps";
   } else if (kernel == "temporal_2step" && room != Room::WallsAndObstacle) {
-    EXPECT_LE(longest.host_launches_per_step, 1.01) << "the advance was not run as passes of two steps";
+    EXPECT_LE(longest.host_launches_per_step, 1.51) << "the advance was not run as passes of two steps";
     EXPECT_GE(longest.host_launches_per_step, 0.49);
     EXPECT_FALSE(longest.graph) << "the step graph replayed single steps instead of the passes";
   }

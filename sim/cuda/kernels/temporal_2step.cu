@@ -56,12 +56,22 @@ constexpr int kMinChunkPlanes = 32;  // each chunk recomputes u^{n+1} on 2R extr
 // 1 plane 102 Gpoints/s in double; float 131 against 121).
 template <class T>
 constexpr int kAhead = sizeof(T) == 4 ? 3 : 1;
+// The 7-point passes are bound by latency: blocks of at most 512 threads, three of them
+// resident per SM (at most 42 registers a thread); the leggy radii keep 1024-thread blocks.
+template <int R>
+constexpr int kMaxThreads = R == 1 ? 512 : 1024;
+template <int R>
+constexpr int kMinBlocks = R == 1 ? 3 : 1;
 
+// The sources of a pass: their nodes, and what each adds at the pass's two steps
+// (value[e] at the step producing u^{n+1}, value[n + e] at the one producing u^{n+2}),
+// computed by pass_source_values before the pass: the signals' double arithmetic stays
+// out of the pass kernel, whose registers bound its occupancy.
+template <class T>
 struct PassSources {
   const DeviceSource* src = nullptr;
+  const T* value = nullptr;
   int n = 0;
-  long long step = 0;  // the step that produces u^{n+1}
-  double dt = 0.0;
 };
 
 // The box's boundary nodes (TiledStepData's arrays, found through face_node).
@@ -81,13 +91,22 @@ __device__ __forceinline__ int wall_node(const PassWalls<T>& w, const FieldLayou
   return slot < 0 ? -1 : w.face[slot];
 }
 
-// Sources of `step` at node q, in list order (one source per node gives the bits of
-// the I/O kernel's atomicAdd).
+// The sources of the pass's step `level` (0, 1) at node q, in list order (one source per
+// node gives the bits of the I/O kernel's atomicAdd of the same value).
 template <class T>
-__device__ __forceinline__ T add_sources(T v, int64_t q, const PassSources& s, long long step) {
+__device__ __forceinline__ T add_sources(T v, int64_t q, const PassSources<T>& s, int level) {
   for (int e = 0; e < s.n; ++e)
-    if (s.src[e].index == q) v += T(s.src[e].gain * source_injection(s.src[e], step, s.dt));
+    if (s.src[e].index == q) v += s.value[level * s.n + e];
   return v;
+}
+
+// What each source adds at the steps `step` and `step + 1` (the I/O kernel's expression).
+template <class T>
+__global__ void pass_source_values(const DeviceSource* src, int n, long long step, double dt, T* value) {
+  for (int e = threadIdx.x; e < n; e += blockDim.x) {
+    value[e] = T(src[e].gain * source_injection(src[e], step, dt));
+    value[n + e] = T(src[e].gain * source_injection(src[e], step + 1, dt));
+  }
 }
 
 // The update of one point from u^n, u^{n-1} and u^n at distance m = 1..R along each axis
@@ -116,10 +135,10 @@ __device__ __forceinline__ T point_update(T u, T u_prev, const LeggyCoeffs<T>& c
 // reads, so the plane written next is one nobody reads in this iteration and one
 // barrier per plane suffices.
 template <class T, int R, bool SRC, bool WALLS>
-__global__ void __launch_bounds__(1024) temporal_2step_kernel(T* __restrict__ c_out, T* __restrict__ d_out,
+__global__ void __launch_bounds__(kMaxThreads<R>, kMinBlocks<R>) temporal_2step_kernel(T* __restrict__ c_out, T* __restrict__ d_out,
                                                               const T* __restrict__ a, const T* __restrict__ b,
                                                               FieldLayout L, LeggyCoeffs<T> c, int chunk,
-                                                              PassSources s, PassWalls<T> walls) {
+                                                              PassSources<T> s, PassWalls<T> walls) {
   static_assert(R >= 1 && (R == 1 || !WALLS), "walls other than fixed ones run the 7-point stencil only");
   constexpr int kRing = 2 * R + 2;
   const int bx = blockDim.x, by = blockDim.y;
@@ -173,7 +192,7 @@ __global__ void __launch_bounds__(1024) temporal_2step_kernel(T* __restrict__ c_
           return d < 4 ? __ldg(a + q + m * off[d]) : qa[d == 4 ? R - m : R + m];
         });
       }
-      if constexpr (SRC) v = add_sources(v, q, s, s.step);
+      if constexpr (SRC) v = add_sources(v, q, s, 0);
     }
     slot_of(k)[e] = v;
     __syncthreads();
@@ -201,7 +220,7 @@ __global__ void __launch_bounds__(1024) temporal_2step_kernel(T* __restrict__ c_
           }
         });
       }
-      if constexpr (SRC) u2 = add_sources(u2, q, s, s.step + 1);
+      if constexpr (SRC) u2 = add_sources(u2, q, s, 1);
       d_out[q] = u1;
       c_out[q] = u2;
     }
@@ -253,10 +272,12 @@ __global__ void pass_receivers(const T* c, const T* d, const DeviceTap* taps, co
 // The block is the grown tile: its inner (x - 2R) x (y - 2R) threads own the output.
 std::string block_error_2step(const Stencil& st, Precision, const BlockShape& b) {
   const int r = st.radius;
-  if (b.x < 2 * r + 1 || b.y < 2 * r + 1 || b.x * b.y > 1024)
+  const int most = r <= 1 ? kMaxThreads<1> : kMaxThreads<2>;
+  if (b.x < 2 * r + 1 || b.y < 2 * r + 1 || b.x * b.y > most)
     return "block " + std::to_string(b.x) + "x" + std::to_string(b.y) + " is not allowed with radius " +
            std::to_string(r) + ": each side >= " + std::to_string(2 * r + 1) +
-           " (the block is the output tile grown by the radius on every side), at most 1024 threads";
+           " (the block is the output tile grown by the radius on every side), at most " + std::to_string(most) +
+           " threads";
   return "";
 }
 
@@ -306,7 +327,7 @@ int run_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t s
   const size_t smem = (size_t)(2 * R + 2) * bx * by * sizeof(T);
   const int ox = bx - 2 * R, oy = by - 2 * R;  // the output tile
   const long long xy = (long long)((L.nx + ox - 1) / ox) * ((L.ny + oy - 1) / oy);
-  using Kernel = void (*)(T*, T*, const T*, const T*, FieldLayout, LeggyCoeffs<T>, int, PassSources, PassWalls<T>);
+  using Kernel = void (*)(T*, T*, const T*, const T*, FieldLayout, LeggyCoeffs<T>, int, PassSources<T>, PassWalls<T>);
   constexpr bool kWalls = R == 1;  // the wall instantiations exist for the 7-point stencil only
   const Kernel kfn = src ? (wl && kWalls ? temporal_2step_kernel<T, R, true, kWalls> : temporal_2step_kernel<T, R, true, false>)
                          : (wl && kWalls ? temporal_2step_kernel<T, R, false, kWalls> : temporal_2step_kernel<T, R, false, false>);
@@ -325,8 +346,13 @@ int run_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t s
     T* in_prev = p % 2 == 0 ? f[1] : f[3];
     T* out_cur = p % 2 == 0 ? f[2] : f[0];
     T* out_prev = p % 2 == 0 ? f[3] : f[1];
-    PassSources s;
-    if (src) s = PassSources{io->src, io->nsrc, step, io->dt};
+    PassSources<T> s;
+    if (src) {
+      pass_source_values<T><<<1, 128, 0, stream>>>(io->src, io->nsrc, step, io->dt, io->src_value);
+      CUDA_CHECK_LAUNCH();
+      ++launches;
+      s = PassSources<T>{io->src, io->src_value, io->nsrc};
+    }
     kfn<<<grid, dim3(bx, by), smem, stream>>>(out_cur, out_prev, in_cur, in_prev, L, c, chunk, s, walls);
     CUDA_CHECK_LAUNCH();
     ++launches;
