@@ -41,6 +41,13 @@ __device__ __forceinline__ T receiver_sample(const T* u, const DeviceTap* taps, 
   return T(v);
 }
 
+// What source s adds to u^{n+1} at `step` (gain times injection, rounded to T): the one
+// expression every kernel that adds sources uses, so all give the same bits.
+template <class T>
+__device__ __forceinline__ T source_addition(const DeviceSource& s, long long step, double dt) {
+  return T(s.gain * source_injection(s, step, dt));
+}
+
 // One step's I/O by one block: the sources add gain * injection to u^{n+1} (atomics keep
 // two sources, or two taps of a spread source, on one node correct), then the receivers
 // record the weighted sum of u^{n+1} over their taps into rec_buf[slot * nrec + q].
@@ -48,7 +55,7 @@ template <class T>
 __device__ void io_body(T* un, const DeviceSource* src, int nsrc, const DeviceTap* taps, const int* tap_start,
                         int nrec, T* rec_buf, long long slot, long long step, double dt) {
   for (int q = threadIdx.x; q < nsrc; q += blockDim.x)
-    atomicAdd(un + src[q].index, T(src[q].gain * source_injection(src[q], step, dt)));
+    atomicAdd(un + src[q].index, source_addition<T>(src[q], step, dt));
   __syncthreads();
   for (int q = threadIdx.x; q < nrec; q += blockDim.x) rec_buf[slot * nrec + q] = receiver_sample(un, taps, tap_start, q);
 }

@@ -115,10 +115,11 @@ Run run(Precision p, const std::string& kernel, const BlockShape* block, const s
   solver->write_state(a, b, 0);
   Run r;
   r.rec.assign(3, {});
+  const int longest_n = *std::max_element(advances.begin(), advances.end());
   StepLaunches longest;  // after the longest advance (4100 steps)
   for (int n : advances) {
     solver->advance(n);
-    if (n == *std::max_element(advances.begin(), advances.end())) longest = solver->step_launches();
+    if (n == longest_n) longest = solver->step_launches();
     auto got = solver->take_receiver_samples();
     for (int q = 0; q < 3; ++q) r.rec[q].insert(r.rec[q].end(), got[q].begin(), got[q].end());
   }

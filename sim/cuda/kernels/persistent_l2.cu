@@ -139,8 +139,7 @@ __device__ __forceinline__ void batch_step(int t0, int stride, int ntiles, T* un
       const int t = t0 + u * stride;
       if (t >= ntiles) break;
       for (int s = io.src_start[t] + tid; s < io.src_start[t + 1]; s += nthreads) {
-        const DeviceSource& e = io.src[s];
-        atomicAdd(un + e.index, T(e.gain * source_injection(e, step, io.dt)));
+        atomicAdd(un + io.src[s].index, source_addition<T>(io.src[s], step, io.dt));
       }
     }
   }

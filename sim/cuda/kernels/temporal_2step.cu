@@ -100,13 +100,25 @@ __device__ __forceinline__ T add_sources(T v, int64_t q, const PassSources<T>& s
   return v;
 }
 
-// What each source adds at the steps `step` and `step + 1` (the I/O kernel's expression).
+// What each source adds at the steps `step` and `step + 1`.
 template <class T>
 __global__ void pass_source_values(const DeviceSource* src, int n, long long step, double dt, T* value) {
   for (int e = threadIdx.x; e < n; e += blockDim.x) {
-    value[e] = T(src[e].gain * source_injection(src[e], step, dt));
-    value[n + e] = T(src[e].gain * source_injection(src[e], step + 1, dt));
+    value[e] = source_addition<T>(src[e], step, dt);
+    value[n + e] = source_addition<T>(src[e], step + 1, dt);
   }
+}
+
+// Whether any source lies in the block's grown tile (columns [i0, i0 + bx) x [j0, j0 + by),
+// planes [z0, z1)): a block without one skips the per-point search of the source list.
+template <class T>
+__device__ bool sources_in_block(const PassSources<T>& s, const FieldLayout& L, int i0, int j0, int z0, int z1) {
+  for (int e = 0; e < s.n; ++e) {
+    const FieldLayout::Point p = L.point(s.src[e].index);
+    if (p.i >= i0 && p.i < i0 + (int)blockDim.x && p.j >= j0 && p.j < j0 + (int)blockDim.y && p.k >= z0 && p.k < z1)
+      return true;
+  }
+  return false;
 }
 
 // The update of one point from u^n, u^{n-1} and u^n at distance m = 1..R along each axis
@@ -152,6 +164,8 @@ __global__ void __launch_bounds__(kMaxThreads<R>, kMinBlocks<R>) temporal_2step_
   const bool owner = inside && (int)threadIdx.x >= R && (int)threadIdx.x < bx - R && (int)threadIdx.y >= R &&
                      (int)threadIdx.y < by - R;
   const int64_t col = inside ? L.index(i, j, 0) : 0;
+  bool near_source = false;
+  if constexpr (SRC) near_source = sources_in_block(s, L, i - (int)threadIdx.x, j - (int)threadIdx.y, k0 - R, k1 + R);
   // u^n and u^{n-1} of the column at plane z, 0 beyond the halo planes (never used there).
   auto load_a = [&](int z) { return inside && z >= -R && z < L.nz + R ? __ldg(a + col + (int64_t)z * L.plane) : T(0); };
   auto load_b = [&](int z) { return inside && z >= 0 && z < L.nz ? __ldg(b + col + (int64_t)z * L.plane) : T(0); };
@@ -192,7 +206,8 @@ __global__ void __launch_bounds__(kMaxThreads<R>, kMinBlocks<R>) temporal_2step_
           return d < 4 ? __ldg(a + q + m * off[d]) : qa[d == 4 ? R - m : R + m];
         });
       }
-      if constexpr (SRC) v = add_sources(v, q, s, 0);
+      if constexpr (SRC)
+        if (near_source) v = add_sources(v, q, s, 0);
     }
     slot_of(k)[e] = v;
     __syncthreads();
@@ -220,7 +235,8 @@ __global__ void __launch_bounds__(kMaxThreads<R>, kMinBlocks<R>) temporal_2step_
           }
         });
       }
-      if constexpr (SRC) u2 = add_sources(u2, q, s, 1);
+      if constexpr (SRC)
+        if (near_source) u2 = add_sources(u2, q, s, 1);
       d_out[q] = u1;
       c_out[q] = u2;
     }
