@@ -278,6 +278,41 @@ class CudaSolver final : public CudaWaveSolver {
     return plan_on_faces_;
   }
 
+  // The step data of a multi-step launch from step_ and slot_ (or, for a graph's capture,
+  // with its offsets from the device counter).
+  TiledStepData<T> multi_data(bool counted) const {
+    TiledStepData<T> d = tiled_->data();
+    d.taps = receivers_.get();
+    d.tap_start = tap_start_.get();
+    d.nrec = nrec_;
+    d.rec_buf = rec_buf_.get();
+    d.step0 = counted ? 0 : step_;
+    d.slot0 = counted ? 0 : slot_;
+    d.counter = counted ? counter_.get() : nullptr;
+    d.dt = dt_;
+    return d;
+  }
+
+  // The multi-step launch of kMultiGraphSteps steps from u^n in a_ (a_is_cur), captured
+  // once per parity for kernels whose multi-step launch may be replayed; empty when the
+  // capture failed (graph_note_ says why).
+  static constexpr int kMultiGraphSteps = kSourceValueSteps;
+  const StepGraph& multi_graph_for(bool a_is_cur) {
+    StepGraph& g = multi_graphs_[a_is_cur ? 0 : 1];
+    if (!g.empty()) return g;
+    const MultiLaunchFn<T> fn = variant_->multi_for<T>();
+    const TiledStepData<T> d = multi_data(true);
+    T* c = a_is_cur ? field_a() : field_b();
+    T* p = a_is_cur ? field_b() : field_a();
+    const std::string why = g.capture(stream_.get(), [&](cudaStream_t s) {
+      (void)fn(MultiStepArgs<T>{c, p, kMultiGraphSteps, layout_, &stencil_, courant_ * courant_, &d, scratch_.get()},
+               options_, s);
+    });
+    if (!why.empty()) graph_note_ = "kernel '" + variant_->id + "' could not be captured in a CUDA graph: " + why;
+    else graph_kernels_per_step_ = (double)g.kernel_nodes() / kMultiGraphSteps;
+    return g;
+  }
+
   long long advance_multi(int steps) {
     const MultiLaunchFn<T> fn = variant_->multi_for<T>();
     if (!fn) throw std::invalid_argument("kernel '" + variant_->id + "' has no " + to_string(precision()) +
@@ -289,6 +324,7 @@ class CudaSolver final : public CudaWaveSolver {
     if (steps >= 4) ensure_multi_scratch(scratch_, *variant_, layout_, stream_.get());
     long long launches = 0;
     int left = steps;
+    const bool graphs = graph_on_ && variant_->graph_capturable && graph_note_.empty();
     while (left > 0) {
       long long room = nrec_ > 0 ? kChunk - slot_ : kChunk;
       if (room == 0) {
@@ -297,15 +333,26 @@ class CudaSolver final : public CudaWaveSolver {
       }
       int len = (int)std::min<long long>(left, room);
       if (!windows_.empty()) len = std::min(len, SampleWindows::kWindowSteps);
+      if (graphs && len >= kMultiGraphSteps) {  // a replay of kMultiGraphSteps steps
+        const StepGraph& g = multi_graph_for(cur_is_a_);
+        if (!g.empty()) {
+          cover_samples(step_, kMultiGraphSteps);
+          if (has_io()) {  // the graph reads the counter and leaves it as it was
+            set_step_counter(counter_.get(), step_, slot_, stream_.get());
+            ++launches;
+          }
+          g.launch(stream_.get());
+          ++launches;
+          last_advance_graph_ = true;
+          step_ += kMultiGraphSteps;
+          if (nrec_ > 0) slot_ += kMultiGraphSteps;
+          left -= kMultiGraphSteps;
+          continue;
+        }
+      }
       cover_samples(step_, len);
-      TiledStepData<T> d = tiled_->data();
-      d.taps = receivers_.get();
-      d.tap_start = tap_start_.get();
-      d.nrec = nrec_;
-      d.rec_buf = rec_buf_.get();
-      d.step0 = step_;
-      d.slot0 = slot_;
-      d.dt = dt_;
+      if (graphs) len = std::min(len, kMultiGraphSteps);  // the rest of a graph-replayed advance
+      const TiledStepData<T> d = multi_data(false);
       launches += fn(MultiStepArgs<T>{cur(), prev(), len, layout_, &stencil_, courant_ * courant_, &d, scratch_.get()},
                      options_, stream_.get());
       if (len % 2) cur_is_a_ = !cur_is_a_;
@@ -377,6 +424,7 @@ class CudaSolver final : public CudaWaveSolver {
   void drop_graphs() {
     for (auto& by_parity : graphs_)
       for (auto& g : by_parity) g = StepGraph();
+    for (auto& g : multi_graphs_) g = StepGraph();
     graph_note_.clear();
     graph_kernels_per_step_ = -1.0;
     graph_warm_ = false;
@@ -475,6 +523,7 @@ class CudaSolver final : public CudaWaveSolver {
   bool last_advance_graph_ = false;
   DeviceBuffer<StepCounter> counter_{1};
   std::array<std::array<StepGraph, kGraphLevels>, 2> graphs_;
+  std::array<StepGraph, 2> multi_graphs_;  // a multi-step launch of kMultiGraphSteps per parity
   std::string graph_note_;
   double graph_kernels_per_step_ = -1.0;
   double host_launches_per_step_ = 0.0;

@@ -48,6 +48,19 @@ __device__ __forceinline__ T source_addition(const DeviceSource& s, long long st
   return T(s.gain * source_injection(s, step, dt));
 }
 
+// What each source adds at steps b + step0 .. b + step0 + steps - 1, where b is *step_base
+// (a replayed graph's device counter) or 0 when step_base is null: value[s * n + e] is
+// source e's addition at step b + step0 + s. For kernels that read the values instead of
+// computing them: the signals' double arithmetic stays out of a kernel whose registers
+// bound its occupancy.
+template <class T>
+__global__ void source_values_kernel(const DeviceSource* src, int n, const long long* step_base, long long step0,
+                                     int steps, double dt, T* value) {
+  const long long first = (step_base ? *step_base : 0) + step0;
+  for (int x = blockIdx.x * blockDim.x + threadIdx.x; x < n * steps; x += blockDim.x * gridDim.x)
+    value[x] = source_addition<T>(src[x % n], first + x / n, dt);
+}
+
 // One step's I/O by one block: the sources add gain * injection to u^{n+1} (atomics keep
 // two sources, or two taps of a spread source, on one node correct), then the receivers
 // record the weighted sum of u^{n+1} over their taps into rec_buf[slot * nrec + q].

@@ -1,6 +1,8 @@
 #include "cuda/tiled_step.hpp"
 
+#include <map>
 #include <stdexcept>
+#include <tuple>
 
 namespace ws {
 
@@ -72,7 +74,19 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
   const TileGroups q = group_by_tile(L, tiles_, src_nodes);
   src_start_ = upload(q.start);
   src_ = upload(gather(sources, q.order));
-  src_value_ = DeviceBuffer<T>(2 * sources.size());
+  src_value_ = DeviceBuffer<T>((size_t)kSourceValueSteps * sources.size());
+
+  // Boundary nodes with equal mask, fixed count and coefficients (as the kernel sees them) share an id.
+  std::map<std::tuple<uint8_t, uint8_t, T, T>, int> coeff_ids;
+  std::vector<int> ids;
+  for (size_t r = 0; r < cd.size(); ++r)
+    ids.push_back(coeff_ids.emplace(std::make_tuple(plan.neighbours[(size_t)b.order[r]], nf[r], cd[r], cl[r]),
+                                    (int)coeff_ids.size()).first->second);
+  const ColumnEvents ev = make_column_events(L, gather(plan.node, b.order), ids, plan.solid, gather(src_nodes, q.order));
+  class_bnd_ = upload(std::vector<int>(ev.class_bnd.begin(), ev.class_bnd.end()));
+  col_start_ = upload(ev.start);
+  ev_k_ = upload(ev.k);
+  ev_code_ = upload(ev.code);
 }
 
 template <class T>
@@ -91,10 +105,16 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   d.src_start = src_start_.get();
   d.src = src_.get();
   d.src_value = src_value_.get();
+  d.src_value_steps = kSourceValueSteps;
   d.bnd_count = (int)bnd_node_.size();
   d.solid_count = (int)solid_.size();
   d.nsrc = (int)src_.size();
   d.face_node = face_node_.get();
+  d.class_bnd = class_bnd_.get();
+  d.col_start = col_start_.get();
+  d.ev_k = ev_k_.get();
+  d.ev_code = ev_code_.get();
+
   return d;
 }
 

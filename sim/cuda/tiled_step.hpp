@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "boundary/boundary_plan.hpp"
+#include "cuda/column_events.hpp"
 #include "cuda/device_buffer.hpp"
+#include "cuda/step_graph.hpp"
 #include "cuda/step_io.hpp"
 #include "cuda/tile_groups.hpp"
 
@@ -37,18 +39,30 @@ struct TiledStepData {
   // Solid nodes (held at zero) of tile t: solid_start[t] .. solid_start[t+1].
   const int* solid_start = nullptr;
   const int64_t* solid = nullptr;
+  // The walls by face class and the rest by column, sorted by k (column_events.hpp):
+  // class_bnd[face_class(i, j, k)], and column c = i + nx j's events ev_k/ev_code[col_start[c]
+  // .. col_start[c+1]).
+  const int* class_bnd = nullptr;
+  const int* col_start = nullptr;
+  const int* ev_k = nullptr;
+  const int* ev_code = nullptr;
   // Source nodes of tile t: src_start[t] .. src_start[t+1].
   const int* src_start = nullptr;
   const DeviceSource* src = nullptr;
-  // 2 * nsrc values a kernel may fill with the sources' additions of two steps (gain times
-  // injection, src's order), so that its main kernel reads them instead of computing them.
+  // src_value_steps * nsrc values a kernel may fill with the sources' additions of that
+  // many steps (source_values_kernel: gain times injection, src's order), so that its main
+  // kernel reads them instead of computing them.
   T* src_value = nullptr;
+  int src_value_steps = 0;
   // Receivers: sample of step s goes to rec_buf[(slot0 + s) * nrec + q].
   const DeviceTap* taps = nullptr;
   const int* tap_start = nullptr;
   int nrec = 0;
   T* rec_buf = nullptr;
   long long step0 = 0, slot0 = 0;  // the launch's first step (the one producing u^{step0+1}) and slot
+  // For a launch captured in a graph and replayed (kernels with graph_capturable multi-step
+  // launches): step0 and slot0 are then offsets from the counter's step and slot.
+  const StepCounter* counter = nullptr;
   double dt = 0.0;
 };
 
@@ -76,6 +90,9 @@ bool plan_on_box_faces(const BoundaryPlan& plan, const FieldLayout& L);
 // face_node's host array for `nodes` (the boundary nodes in the order of the bnd_* arrays).
 std::vector<int> box_face_nodes(const FieldLayout& L, const std::vector<int64_t>& nodes);
 
+// The steps of source values DeviceTiledStep holds room for.
+constexpr int kSourceValueSteps = 64;
+
 template <class T>
 class DeviceTiledStep {
  public:
@@ -90,7 +107,7 @@ class DeviceTiledStep {
 
  private:
   TileGrid tiles_;
-  DeviceBuffer<int> bnd_start_, solid_start_, src_start_, face_node_;
+  DeviceBuffer<int> bnd_start_, solid_start_, src_start_, face_node_, class_bnd_, col_start_, ev_k_, ev_code_;
   DeviceBuffer<int64_t> bnd_node_, solid_;
   DeviceBuffer<uint8_t> bnd_mask_, bnd_nfixed_;
   DeviceBuffer<T> bnd_cd_, bnd_cl_, side_, src_value_;

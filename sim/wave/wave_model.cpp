@@ -11,6 +11,7 @@
 #include "cpu/host_memory.hpp"
 #include "cuda/device_info.hpp"
 #include "cuda/autotune.hpp"
+#include "cuda/room_autotune.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "wave/scene_solids.hpp"
 #include "wave/stencil_switch.hpp"
@@ -133,6 +134,12 @@ void WaveModel::wire_io() {
   // The plan depends on the layout (precision changes the row alignment).
   boundary_ = make_boundary_plan(solver_->layout(), scene_.walls, solids_, grid_.courant);
   solver_->set_boundary(boundary_);
+  solver_->set_sources(source_nodes());
+  solver_->set_receiver_taps(receiver_taps());
+  history_.resize(grid_.receiver_nodes.size());
+}
+
+std::vector<SourceNode> WaveModel::source_nodes() const {
   std::vector<SourceNode> src;
   for (size_t q = 0; q < scene_.sources.size(); ++q) {
     const SourceSpec& spec = scene_.sources[q];
@@ -145,9 +152,7 @@ void WaveModel::wire_io() {
     for (const GridTap& t : air_taps(grid_.source_taps[q], solids_, grid_))
       src.push_back({t.node, spec.signal, source_gain(q) * t.weight, how, spec.sampled.stream});
   }
-  solver_->set_sources(src);
-  solver_->set_receiver_taps(receiver_taps());
-  history_.resize(grid_.receiver_nodes.size());
+  return src;
 }
 
 void WaveModel::take_samples() {
@@ -242,9 +247,27 @@ std::string WaveModel::resolve_auto_kernel(Precision p, LaunchOptions& options, 
   o.force = force;
   o.log = &std::cerr;  // a corrupt or stale cache, and what was chosen
   try {
-    const TuneChoice c = autotune_on_device(grid_.stencil, p, grid_.nx, grid_.ny, grid_.nz, o);
+    TuneChoice c = autotune_on_device(grid_.stencil, p, grid_.nx, grid_.ny, grid_.nz, o);
+    std::string room_note;
+    try {  // the room's own step: a kernel that runs it whole may beat the bare grid's choice
+      const FieldLayout L = make_layout(grid_.nx, grid_.ny, grid_.nz, halo_for(grid_.stencil), bytes_of(p));
+      const BoundaryPlan plan = make_boundary_plan(L, scene_.walls, solids_, grid_.courant);
+      RoomStep step;
+      step.plan = &plan;
+      step.sources = source_nodes();
+      step.receivers = receiver_taps();
+      step.courant = grid_.courant;
+      step.dt_s = grid_.dt_s;
+      const TuneChoice room = autotune_room_on_device(c, grid_.stencil, p, grid_.nx, grid_.ny, grid_.nz, step, o);
+      if (room.kernel != c.kernel || room.block.x != c.block.x || room.block.y != c.block.y ||
+          room.block.z != c.block.z)
+        room_note = " (timed on the room's whole step; bare grid: " + c.kernel + ")";
+      c = room;
+    } catch (const std::exception& e) {
+      std::cerr << "autotune on the room's step: " << e.what() << "; keeping the bare grid's choice\n";
+    }
     options = LaunchOptions{c.block, true};
-    kernel_choice_note_ = c.label();
+    kernel_choice_note_ = c.label() + room_note;
     return c.kernel;
   } catch (const std::exception& e) {
     std::cerr << e.what() << "; running the default kernel\n";

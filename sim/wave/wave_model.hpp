@@ -98,6 +98,7 @@ class WaveModel {
   std::string resolve_auto_kernel(Precision p, LaunchOptions& options, bool force);
   void wire_io();
   std::vector<ReceiverTaps> receiver_taps() const;
+  std::vector<SourceNode> source_nodes() const;
   void take_samples();
   void restart_watchdog();
   void advance_chunks(int steps);

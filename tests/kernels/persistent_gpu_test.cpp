@@ -1,7 +1,7 @@
-// The multi-step kernels run many steps per launch: persistent_l2 (walls, obstacles,
-// sources and receivers inside one cooperative launch) and temporal_2step (two steps
+// The kernels that run whole steps themselves: persistent_l2 (walls, obstacles, sources
+// and receivers inside one cooperative launch of many steps), temporal_2step (two steps
 // per pass over DRAM, sources, receivers and the box's walls inside; an obstacle makes
-// the solver step it singly). Through the CUDA solver each must give what the solver's
+// the solver step it singly) and zstream_fused (one launch per step with everything inside). Through the CUDA solver each must give what the solver's
 // per-step path gives with the default 7-point kernel (the same arithmetic per node; the
 // test asserts agreement to 1e-12 / 1e-5 of the field's size and prints how many values
 // differ in their bits: none on the H100 except temporal_2step in double, about half of
@@ -94,9 +94,10 @@ const char* room_name(Room r) {
 }
 
 Run run(Precision p, const std::string& kernel, const BlockShape* block, const std::vector<int>& advances, Room room,
-        const std::string& stencil = "7pt") {
+        const std::string& stencil = "7pt", bool graph = true) {
   const Stencil st = make_stencil(stencil);
   auto solver = make_cuda_solver(p, st, kNx, kNy, kNz, st.courant_max, kDt, kernel);
+  solver->set_step_graph(graph);
   if (block) solver->set_kernel(kernel, LaunchOptions{*block, true});
   const SolidNodes solids = room == Room::WallsAndObstacle ? obstacle() : SolidNodes{};
   BoxWalls fixed;
@@ -129,6 +130,18 @@ Run run(Precision p, const std::string& kernel, const BlockShape* block, const s
   // computed before each pass and the receivers read after it: 1.5 per step here.
   if (kernel == "persistent_l2") {
     EXPECT_LT(longest.host_launches_per_step, 0.001) << "the advance was not run as launches of many steps";
+  } else if (kernel == "zstream_fused") {
+    // One launch per step, and per run of up to 64 steps one for the sources' values and
+    // one for the receivers of its last step; with the graph, runs of 64 steps replayed
+    // with one launch and one counter update.
+    EXPECT_EQ(longest.boundary, 0) << "the boundary-node kernels ran beside the fused kernel";
+    EXPECT_EQ(longest.graph, graph);
+    if (graph) {
+      EXPECT_LE(longest.host_launches_per_step, 0.06) << "the runs were not replayed from a graph";
+    } else {
+      EXPECT_LE(longest.host_launches_per_step, 1.0 + 2.0 / 64 + 1e-3) << "the step was not one launch";
+      EXPECT_GE(longest.host_launches_per_step, 1.0);
+    }
   } else if (kernel == "temporal_2step" && room != Room::WallsAndObstacle) {
     EXPECT_LE(longest.host_launches_per_step, 1.51) << "the advance was not run as passes of two steps";
     EXPECT_GE(longest.host_launches_per_step, 0.49);
@@ -145,7 +158,7 @@ long long differing_bits(const std::vector<double>& a, const std::vector<double>
 }
 
 void compare(Precision p, double tol, const std::string& kernel, Room room, const std::vector<BlockShape>& blocks,
-             const std::string& stencil = "7pt") {
+             const std::string& stencil = "7pt", bool graph = true) {
   WS_REQUIRE_GPU();
   const std::vector<int> advances = {1, 7, 500, 4100, 33, 2};
   const Stencil st = make_stencil(stencil);
@@ -154,8 +167,9 @@ void compare(Precision p, double tol, const std::string& kernel, Room room, cons
   const FieldLayout L = make_layout(kNx, kNy, kNz, halo_for(st), p == Precision::Float ? 4 : 8);
   for (BlockShape b : blocks) {
     SCOPED_TRACE(::testing::Message() << kernel << " " << to_string(p) << " block " << b.x << "x" << b.y << "x" << b.z
-                                      << " " << stencil << " " << room_name(room) << " vs " << ref_kernel);
-    const Run got = run(p, kernel, &b, advances, room, stencil);
+                                      << " " << stencil << " " << room_name(room) << (graph ? "" : ", graph off")
+                                      << " vs " << ref_kernel);
+    const Run got = run(p, kernel, &b, advances, room, stencil, graph);
     const auto [d, m] = testing::max_diff(got.cur, ref.cur, L);
     EXPECT_GT(m, 0.0);
     EXPECT_LE(d, tol * m) << "u^n: max |diff| " << d << " of max |u| " << m;
@@ -214,12 +228,33 @@ TEST(Temporal2Step, WithAnObstacleRunsStepByStepAndMatches) {
   compare(Precision::Float, 1e-5, "temporal_2step", Room::WallsAndObstacle, {{32, 16, 1}});
 }
 
+// zstream_fused: the whole step (walls of every kind, an obstacle, sources on boundary
+// nodes and inside, receivers on walls and spread) in one launch per step, at the default
+// block and at blocks with odd and partial columns; the z chunks of a 23-plane grid.
+const std::vector<BlockShape> kFusedBlocks = {{32, 8, 1}, {16, 4, 1}, {64, 2, 1}, {7, 5, 1}, {128, 1, 1}};
+
+TEST(ZstreamFused, MatchesTheStepPathWithWallsObstacleSourcesAndReceiversDouble) {
+  compare(Precision::Double, 1e-12, "zstream_fused", Room::WallsAndObstacle, kFusedBlocks);
+}
+TEST(ZstreamFused, MatchesTheStepPathWithWallsObstacleSourcesAndReceiversFloat) {
+  compare(Precision::Float, 1e-5, "zstream_fused", Room::WallsAndObstacle, kFusedBlocks);
+}
+TEST(ZstreamFused, MatchesTheStepPathWithWallsOnlyAndFixedWalls) {
+  compare(Precision::Float, 1e-5, "zstream_fused", Room::Walls, {{32, 8, 1}});
+  compare(Precision::Double, 1e-12, "zstream_fused", Room::Fixed, {{32, 8, 1}});
+}
+// Without the step graph: every step launched from the host, the step index a parameter.
+TEST(ZstreamFused, MatchesTheStepPathWithTheGraphOff) {
+  compare(Precision::Float, 1e-5, "zstream_fused", Room::WallsAndObstacle, {{32, 8, 1}, {7, 5, 1}}, "7pt", false);
+  compare(Precision::Double, 1e-12, "zstream_fused", Room::WallsAndObstacle, {{32, 8, 1}}, "7pt", false);
+}
+
 // A few steps on a small grid, with walls, sources and receivers: what compute-sanitizer's
 // racecheck and synccheck run (scripts/gpu-session multistep), short enough for them.
 TEST(MultiStepSmall, FourStepsMatchTheStepPath) {
   WS_REQUIRE_GPU();
   const Stencil st = make_stencil("7pt");
-  for (const char* kernel : {"persistent_l2", "temporal_2step"}) {
+  for (const char* kernel : {"persistent_l2", "temporal_2step", "zstream_fused"}) {
     std::vector<double> out[2];
     for (int which = 0; which < 2; ++which) {
       const std::string id = which == 0 ? default_kernel_for(st, Precision::Float) : kernel;

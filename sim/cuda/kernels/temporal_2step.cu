@@ -65,7 +65,7 @@ constexpr int kMinBlocks = R == 1 ? 3 : 1;
 
 // The sources of a pass: their nodes, and what each adds at the pass's two steps
 // (value[e] at the step producing u^{n+1}, value[n + e] at the one producing u^{n+2}),
-// computed by pass_source_values before the pass: the signals' double arithmetic stays
+// computed by source_values_kernel before the pass: the signals' double arithmetic stays
 // out of the pass kernel, whose registers bound its occupancy.
 template <class T>
 struct PassSources {
@@ -98,15 +98,6 @@ __device__ __forceinline__ T add_sources(T v, int64_t q, const PassSources<T>& s
   for (int e = 0; e < s.n; ++e)
     if (s.src[e].index == q) v += s.value[level * s.n + e];
   return v;
-}
-
-// What each source adds at the steps `step` and `step + 1`.
-template <class T>
-__global__ void pass_source_values(const DeviceSource* src, int n, long long step, double dt, T* value) {
-  for (int e = threadIdx.x; e < n; e += blockDim.x) {
-    value[e] = source_addition<T>(src[e], step, dt);
-    value[n + e] = source_addition<T>(src[e], step + 1, dt);
-  }
 }
 
 // Whether any source lies in the block's grown tile (columns [i0, i0 + bx) x [j0, j0 + by),
@@ -364,7 +355,7 @@ int run_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t s
     T* out_prev = p % 2 == 0 ? f[3] : f[1];
     PassSources<T> s;
     if (src) {
-      pass_source_values<T><<<1, 128, 0, stream>>>(io->src, io->nsrc, step, io->dt, io->src_value);
+      source_values_kernel<T><<<1, 128, 0, stream>>>(io->src, io->nsrc, nullptr, step, 2, io->dt, io->src_value);
       CUDA_CHECK_LAUNCH();
       ++launches;
       s = PassSources<T>{io->src, io->src_value, io->nsrc};

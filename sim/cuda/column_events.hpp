@@ -1,0 +1,64 @@
+#pragma once
+// The nodes of a step that are not a plain interior update, arranged for kernels in
+// which one thread streams a whole column (i, j) in z and finishes every node of it
+// within the step (kernels/zstream_fused.cu). Host-only, tested on the CPU.
+//
+// Two parts:
+//  - face classes: a node's class says which faces of the box it lies on (face_class:
+//    none, or any of the 26 faces, edges and corners); in a room every node of a class
+//    but those near an obstacle has the same boundary coefficients, so the kernel finds
+//    them from its coordinates and a 27-entry table (class_bnd: the index of one boundary
+//    node with the class's usual coefficients, -1 for the interior update), without a
+//    per-node lookup on the walls' many nodes;
+//  - events, per column in the order of k: every node the classes get wrong (a boundary
+//    node with other coefficients, a face node that takes the interior update after all),
+//    the solid nodes and the sources. The thread keeps the plane of its column's next
+//    event in a register, so a plane without one costs a comparison.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/field_layout.hpp"
+#include "core/hd.hpp"
+
+namespace ws {
+
+// An event's code: >= 0 a boundary node (its index in the step's bnd_* arrays),
+// kEventSolid a solid node (held at zero), kEventPlain a node that takes the interior
+// update although its face class says otherwise, event_source_code(s) source s (its
+// index in the step's source array).
+constexpr int kEventSolid = -1;
+constexpr int kEventPlain = -2;
+WS_HD constexpr int event_source_code(int s) { return -3 - s; }
+WS_HD constexpr int event_source_index(int code) { return -3 - code; }
+
+constexpr int kFaceClasses = 27;
+
+// fx + 3 fy + 9 fz with f = 1 on an axis's first node, 2 on its last, 0 between
+// (a one-node axis counts as its first node).
+WS_HD int face_class(const FieldLayout& L, int i, int j, int k) {
+  const int fx = i == 0 ? 1 : i == L.nx - 1 ? 2 : 0;
+  const int fy = j == 0 ? 1 : j == L.ny - 1 ? 2 : 0;
+  const int fz = k == 0 ? 1 : k == L.nz - 1 ? 2 : 0;
+  return fx + 3 * fy + 9 * fz;
+}
+
+struct ColumnEvents {
+  std::array<int, kFaceClasses> class_bnd;
+  // Column c = i + nx j holds events start[c] .. start[c+1] - 1, sorted by k; at one node
+  // the boundary, solid or plain event comes first, then its sources in their order.
+  std::vector<int> start;  // nx * ny + 1 entries
+  std::vector<int> k;
+  std::vector<int> code;
+};
+
+// `bnd`, `solid`, `src`: the nodes of the step's boundary nodes, solid nodes and sources,
+// each in the order of its device array (the codes index them); `bnd_coeffs[r]` says which
+// boundary nodes share coefficients (equal ids: the same mask, fixed count and
+// coefficients). Throws std::invalid_argument naming the index for a node that is not an
+// interior point, or a node that is both a boundary node and a solid.
+ColumnEvents make_column_events(const FieldLayout& L, const std::vector<int64_t>& bnd,
+                                const std::vector<int>& bnd_coeffs, const std::vector<int64_t>& solid,
+                                const std::vector<int64_t>& src);
+
+}  // namespace ws

@@ -1,0 +1,123 @@
+#include "cuda/room_autotune.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+#include "cuda/cuda_solver.hpp"
+
+namespace ws {
+
+namespace {
+
+// FNV-1a over the room's step, enough to tell rooms on one grid apart.
+struct Digest {
+  uint64_t h = 1469598103934665603ull;
+  void add(uint64_t v) {
+    for (int b = 0; b < 8; ++b) {
+      h ^= (v >> (8 * b)) & 0xffu;
+      h *= 1099511628211ull;
+    }
+  }
+};
+
+uint64_t bits_of(double v) {
+  uint64_t u = 0;
+  std::memcpy(&u, &v, sizeof u);
+  return u;
+}
+
+}  // namespace
+
+TuneProblem room_problem(const TuneProblem& grid, const RoomStep& step) {
+  Digest d;
+  if (step.plan) {
+    d.add(step.plan->node.size());
+    for (size_t r = 0; r < step.plan->node.size(); ++r) {
+      d.add((uint64_t)step.plan->node[r]);
+      d.add(step.plan->neighbours[r]);
+    }
+    d.add(step.plan->solid.size());
+    for (int64_t q : step.plan->solid) d.add((uint64_t)q);
+  }
+  d.add(step.sources.size());
+  for (const SourceNode& s : step.sources) {
+    d.add((uint64_t)s.node.i);
+    d.add((uint64_t)s.node.j);
+    d.add((uint64_t)s.node.k);
+  }
+  d.add(step.receivers.size());
+  for (const ReceiverTaps& r : step.receivers) {
+    d.add(r.size());
+    for (const auto& t : r) {
+      d.add((uint64_t)t.node.i);
+      d.add((uint64_t)t.node.j);
+      d.add((uint64_t)t.node.k);
+      d.add(bits_of(t.weight));
+    }
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)d.h);
+  TuneProblem p = grid;
+  p.stencil = grid.stencil + "@room:" + hex;
+  return p;
+}
+
+std::vector<TuneCandidate> room_candidates(const TuneChoice& bare, const Stencil& stencil, Precision precision) {
+  std::vector<TuneCandidate> out{{bare.kernel, bare.block}};
+  for (const KernelVariant* v : KernelRegistry::instance().supporting(stencil, precision)) {
+    if (!v->auto_candidate || !v->multi_step() || v->multi_walls != KernelVariant::MultiWalls::All) continue;
+    const BlockShape b = preferred_block(*v, stencil, precision);
+    if (v->id == bare.kernel && b.x == bare.block.x && b.y == bare.block.y && b.z == bare.block.z) continue;
+    out.push_back({v->id, b});
+  }
+  return out;
+}
+
+TuneChoice autotune_room_on_device(const TuneChoice& bare, const Stencil& stencil, Precision precision, int nx,
+                                   int ny, int nz, const RoomStep& step, const AutotuneOptions& options) {
+  const std::vector<TuneCandidate> cands = room_candidates(bare, stencil, precision);
+  if (step.bare() || cands.size() < 2) return bare;
+  // Sampled signals read their samples from a stream; the timing needs only their cost.
+  std::vector<SourceNode> sources = step.sources;
+  for (SourceNode& s : sources)
+    if (s.samples) {
+      s.samples = nullptr;
+      s.signal.kind = SignalKind::Gaussian;
+    }
+  const TuneMeasure measure = [&](const TuneCandidate& c, double) {
+    auto s = make_cuda_solver(precision, stencil, nx, ny, nz, step.courant, step.dt_s, c.kernel);
+    s->set_kernel(c.kernel, LaunchOptions{c.block, true});
+    if (step.plan) s->set_boundary(*step.plan);
+    s->set_sources(sources);
+    s->set_receiver_taps(step.receivers);
+    s->advance(130);  // warm-up: the step graph's captures, the first launches' set-up
+    // Advances of doubling length until one takes 5 ms, then at least three of them and
+    // 40 ms in all; the fastest per-step time counts
+    // (interference only ever slows a run down). Every candidate is timed: a room has
+    // a handful of them, and skipping one for the budget could skip the winner.
+    double best = std::numeric_limits<double>::infinity(), timed = 0.0;
+    int n = 64;
+    for (int runs = 0; runs < 64; ++runs) {
+      s->advance(n);
+      const double t = s->metrics().last_advance_s;
+      if (t > 0) best = std::min(best, t / n);
+      if (t < 5e-3 && n < (1 << 16)) {
+        n *= 2;
+        continue;
+      }
+      timed += t;
+      if (runs >= 3 && timed > 0.04) break;
+    }
+    return best;
+  };
+  AutotuneOptions o = options;
+  o.budget_s = std::numeric_limits<double>::infinity();  // each candidate bounds its own time (above)
+  TuneChoice c = autotune(room_problem(TuneProblem{stencil.name, precision, nx, ny, nz}, step),
+                          current_tune_identity(), cands, measure, o);
+  return c;
+}
+
+}  // namespace ws

@@ -1,0 +1,111 @@
+// The face classes and per-column event lists of the fused step kernel
+// (sim/cuda/column_events.hpp).
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "cuda/column_events.hpp"
+
+namespace ws {
+namespace {
+
+TEST(ColumnEvents, FaceClassesNameTheFacesEdgesAndCorners) {
+  const FieldLayout L = make_layout(7, 5, 9, 1, 4);
+  EXPECT_EQ(face_class(L, 3, 2, 4), 0);
+  EXPECT_EQ(face_class(L, 0, 2, 4), 1);
+  EXPECT_EQ(face_class(L, 6, 2, 4), 2);
+  EXPECT_EQ(face_class(L, 3, 0, 4), 3);
+  EXPECT_EQ(face_class(L, 3, 4, 4), 6);
+  EXPECT_EQ(face_class(L, 3, 2, 0), 9);
+  EXPECT_EQ(face_class(L, 6, 4, 8), 2 + 6 + 18);
+  const FieldLayout one = make_layout(1, 5, 5, 1, 4);
+  EXPECT_EQ(face_class(one, 0, 2, 2), 1);  // a one-node axis: its first node
+}
+
+// A 7 x 5 x 9 box with walls on -x only: class 1 (and its edges 1 + 3, 1 + 6, 1 + 9, ...)
+// take their usual coefficients from the table; the odd ones are events.
+TEST(ColumnEvents, WallsByClassTheRestAsEventsInPlaneOrder) {
+  const FieldLayout L = make_layout(7, 5, 9, 1, 4);
+  std::vector<int64_t> bnd;
+  std::vector<int> ids;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j) {
+      if (j == 1 && k == 1) continue;  // a solid
+      bnd.push_back(L.index(0, j, k));
+      ids.push_back(j == 2 && k == 4 ? 7 : 3);  // one node of class 1 differs (next to an obstacle)
+    }
+  bnd.push_back(L.index(3, 2, 5));  // an interior boundary node (class 0): always an event
+  ids.push_back(3);
+  const std::vector<int64_t> solid = {L.index(3, 2, 4), L.index(0, 1, 1)};  // one on the -x face
+  const std::vector<int64_t> src = {L.index(3, 2, 5), L.index(1, 1, 1), L.index(3, 2, 5)};
+  const ColumnEvents ev = make_column_events(L, bnd, ids, solid, src);
+  ASSERT_EQ(ev.start.size(), (size_t)(7 * 5 + 1));
+  EXPECT_EQ(ev.class_bnd[0], -1);
+  ASSERT_GE(ev.class_bnd[1], 0);
+  EXPECT_EQ(ids[(size_t)ev.class_bnd[1]], 3);
+  EXPECT_EQ(ev.class_bnd[2], -1);  // +x: no wall, the interior update
+  // Column (0, 2): the odd node at k = 4 only.
+  const int c02 = 0 + 7 * 2;
+  ASSERT_EQ(ev.start[c02 + 1] - ev.start[c02], 1);
+  EXPECT_EQ(ev.k[ev.start[c02]], 4);
+  EXPECT_EQ(ids[(size_t)ev.code[ev.start[c02]]], 7);
+  EXPECT_EQ(bnd[(size_t)ev.code[ev.start[c02]]], L.index(0, 2, 4));
+  // Column (0, 1): the solid on the face.
+  const int c01 = 0 + 7 * 1;
+  ASSERT_EQ(ev.start[c01 + 1] - ev.start[c01], 1);
+  EXPECT_EQ(ev.code[ev.start[c01]], kEventSolid);
+  // Column (3, 2): the solid at k = 4, then the boundary node at k = 5 and its two sources in order.
+  const int c32 = 3 + 7 * 2;
+  ASSERT_EQ(ev.start[c32 + 1] - ev.start[c32], 4);
+  const int b = ev.start[c32];
+  EXPECT_EQ(ev.k[b], 4);
+  EXPECT_EQ(ev.code[b], kEventSolid);
+  EXPECT_EQ(ev.k[b + 1], 5);
+  EXPECT_EQ(ev.code[b + 1], (int)bnd.size() - 1);
+  EXPECT_EQ(ev.code[b + 2], event_source_code(0));
+  EXPECT_EQ(ev.code[b + 3], event_source_code(2));
+  EXPECT_EQ(event_source_index(ev.code[b + 3]), 2);
+  // Column (1, 1): the source at k = 1.
+  const int c11 = 1 + 7 * 1;
+  ASSERT_EQ(ev.start[c11 + 1] - ev.start[c11], 1);
+  EXPECT_EQ(ev.k[ev.start[c11]], 1);
+  EXPECT_EQ(ev.start.back(), 1 + 1 + 4 + 1);
+}
+
+// A face node of a class with boundary coefficients that is not a boundary node takes
+// the interior update: a plain event.
+TEST(ColumnEvents, FaceNodesMissingFromTheWallsArePlainEvents) {
+  const FieldLayout L = make_layout(4, 4, 4, 1, 8);
+  std::vector<int64_t> bnd;
+  std::vector<int> ids;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      if (!(j == 1 && k == 2)) {
+        bnd.push_back(L.index(3, j, k));
+        ids.push_back(0);
+      }
+  const ColumnEvents ev = make_column_events(L, bnd, ids, {}, {});
+  EXPECT_GE(ev.class_bnd[2], 0);
+  const int c = 3 + 4 * 1;
+  ASSERT_EQ(ev.start[c + 1] - ev.start[c], 1);
+  EXPECT_EQ(ev.k[ev.start[c]], 2);
+  EXPECT_EQ(ev.code[ev.start[c]], kEventPlain);
+  EXPECT_EQ(ev.start.back(), 1);
+}
+
+TEST(ColumnEvents, RefusesHaloNodesAndANodeBothBoundaryAndSolid) {
+  const FieldLayout L = make_layout(6, 6, 6, 1, 8);
+  try {
+    make_column_events(L, {L.index(-1, 2, 2)}, {0}, {}, {});
+    FAIL() << "a halo node was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(std::to_string(L.index(-1, 2, 2))), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(make_column_events(L, {}, {}, {}, {L.index(0, 6, 0)}), std::invalid_argument);
+  EXPECT_THROW(make_column_events(L, {L.index(1, 2, 3)}, {0}, {L.index(1, 2, 3)}, {}), std::invalid_argument);
+  EXPECT_THROW(make_column_events(L, {L.index(1, 2, 3)}, {}, {}, {}), std::invalid_argument);
+  EXPECT_NO_THROW(make_column_events(L, {L.index(1, 2, 3)}, {0}, {}, {L.index(1, 2, 3)}));
+}
+
+}  // namespace
+}  // namespace ws

@@ -1,0 +1,74 @@
+// `--kernel auto` on a room's own step (sim/cuda/room_autotune.hpp): what can be checked
+// without a device, the cache key of a room and the candidates timed on it.
+#include <gtest/gtest.h>
+
+#include "cuda/room_autotune.hpp"
+
+namespace ws {
+namespace {
+
+BoundaryPlan plan_with(std::vector<int64_t> nodes) {
+  BoundaryPlan p;
+  p.node = nodes;
+  p.neighbours.assign(nodes.size(), 0x3f);
+  p.count.assign(nodes.size(), 6);
+  p.beta_sum.assign(nodes.size(), 0.0);
+  return p;
+}
+
+TEST(RoomAutotune, TheCacheKeyTellsRoomsOnOneGridApart) {
+  const TuneProblem grid{"7pt", Precision::Float, 40, 30, 20};
+  const BoundaryPlan a = plan_with({100, 101}), b = plan_with({100, 102});
+  RoomStep ra, rb, rc;
+  ra.plan = &a;
+  rb.plan = &b;
+  rc.plan = &a;
+  rc.receivers.push_back({{{3, 4, 5}, 1.0}});
+  const std::string ka = problem_key(room_problem(grid, ra));
+  EXPECT_EQ(ka.rfind("7pt@room:", 0), 0u) << ka;
+  EXPECT_NE(ka.find("/float/40x30x20"), std::string::npos) << ka;
+  EXPECT_EQ(ka, problem_key(room_problem(grid, ra)));
+  EXPECT_NE(ka, problem_key(room_problem(grid, rb)));
+  EXPECT_NE(ka, problem_key(room_problem(grid, rc)));
+  EXPECT_NE(ka, problem_key(grid));
+}
+
+TEST(RoomAutotune, CandidatesAreTheBareChoiceThenTheWholeStepKernels) {
+  const Stencil st = make_stencil("7pt");
+  TuneChoice bare;
+  bare.kernel = "zstream_cached";
+  bare.block = {32, 4, 1};
+  const auto c = room_candidates(bare, st, Precision::Float);
+  ASSERT_GE(c.size(), 2u);
+  EXPECT_EQ(c[0].kernel, "zstream_cached");
+  EXPECT_EQ(c[0].block.y, 4);
+  bool fused = false;
+  for (size_t q = 1; q < c.size(); ++q) {
+    const KernelVariant& v = KernelRegistry::instance().at(c[q].kernel);
+    EXPECT_TRUE(v.multi_step() && v.multi_walls == KernelVariant::MultiWalls::All) << v.id;
+    EXPECT_TRUE(v.auto_candidate) << v.id;
+    fused |= v.id == "zstream_fused";
+  }
+  EXPECT_TRUE(fused);
+  // temporal_2step runs the box's walls but not obstacles: it is no whole-step candidate.
+  for (const auto& x : c) EXPECT_NE(x.kernel, "temporal_2step");
+  // Leggy stencils have no whole-step kernel.
+  TuneChoice leggy;
+  leggy.kernel = "ztma_leggy";
+  EXPECT_EQ(room_candidates(leggy, make_stencil("leggy:4"), Precision::Float).size(), 1u);
+}
+
+TEST(RoomAutotune, ABareRoomKeepsTheBareChoiceWithoutTiming) {
+  TuneChoice bare;
+  bare.kernel = "zstream_vec";
+  bare.block = {64, 8, 1};
+  AutotuneOptions o;
+  o.cache_path = "-";
+  const TuneChoice c = autotune_room_on_device(bare, make_stencil("7pt"), Precision::Float, 20, 20, 20, RoomStep{}, o);
+  EXPECT_EQ(c.kernel, "zstream_vec");
+  EXPECT_EQ(c.block.x, 64);
+  EXPECT_EQ(c.measured, 0);
+}
+
+}  // namespace
+}  // namespace ws
