@@ -104,7 +104,9 @@ class CudaSolver final : public CudaWaveSolver {
       l.interior = 1;
       l.boundary = 0;
       l.io = 0;
-      l.graph_note = "kernel '" + variant_->id + "' runs walls, sources and receivers inside its launches of many steps";
+      if (graph_note_.empty())
+        l.graph_note = "kernel '" + variant_->id + "' runs walls, sources and receivers inside its launches" +
+                       (variant_->multi_replayable ? " (replayed from graphs)" : " of many steps");
     } else if (graph_on_ && !variant_->graph_capturable)
       l.graph_note = "kernel '" + variant_->id + "' keeps host-side state between launches (constant tables); "
                      "its steps are launched one by one";
@@ -293,23 +295,26 @@ class CudaSolver final : public CudaWaveSolver {
     return d;
   }
 
-  // The multi-step launch of kMultiGraphSteps steps from u^n in a_ (a_is_cur), captured
-  // once per parity for kernels whose multi-step launch may be replayed; empty when the
-  // capture failed (graph_note_ says why).
-  static constexpr int kMultiGraphSteps = kSourceValueSteps;
-  const StepGraph& multi_graph_for(bool a_is_cur) {
-    StepGraph& g = multi_graphs_[a_is_cur ? 0 : 1];
+  // The multi-step launch of 2^level steps (up to kSourceValueSteps, the longest run the
+  // kernel's step data covers) from u^n in a_ (a_is_cur), captured once per parity and
+  // level for kernels whose multi-step launch may be replayed (KernelVariant::multi_replayable);
+  // empty when the capture failed (graph_note_ says why).
+  static constexpr int kMultiGraphLevels = 7;
+  static_assert((1 << (kMultiGraphLevels - 1)) == kSourceValueSteps, "the longest replay is one run of source values");
+  static_assert(kChunk % kSourceValueSteps == 0, "replays must tile the receiver buffer");
+  const StepGraph& multi_graph_for(bool a_is_cur, int level) {
+    StepGraph& g = multi_graphs_[a_is_cur ? 0 : 1][level];
     if (!g.empty()) return g;
     const MultiLaunchFn<T> fn = variant_->multi_for<T>();
     const TiledStepData<T> d = multi_data(true);
     T* c = a_is_cur ? field_a() : field_b();
     T* p = a_is_cur ? field_b() : field_a();
+    const int len = 1 << level;
     const std::string why = g.capture(stream_.get(), [&](cudaStream_t s) {
-      (void)fn(MultiStepArgs<T>{c, p, kMultiGraphSteps, layout_, &stencil_, courant_ * courant_, &d, scratch_.get()},
-               options_, s);
+      (void)fn(MultiStepArgs<T>{c, p, len, layout_, &stencil_, courant_ * courant_, &d, scratch_.get()}, options_, s);
     });
     if (!why.empty()) graph_note_ = "kernel '" + variant_->id + "' could not be captured in a CUDA graph: " + why;
-    else graph_kernels_per_step_ = (double)g.kernel_nodes() / kMultiGraphSteps;
+    else graph_kernels_per_step_ = (double)g.kernel_nodes() / len;
     return g;
   }
 
@@ -324,7 +329,7 @@ class CudaSolver final : public CudaWaveSolver {
     if (steps >= 4) ensure_multi_scratch(scratch_, *variant_, layout_, stream_.get());
     long long launches = 0;
     int left = steps;
-    const bool graphs = graph_on_ && variant_->graph_capturable && graph_note_.empty();
+    const bool graphs = graph_on_ && variant_->multi_replayable && graph_note_.empty();
     while (left > 0) {
       long long room = nrec_ > 0 ? kChunk - slot_ : kChunk;
       if (room == 0) {
@@ -333,10 +338,13 @@ class CudaSolver final : public CudaWaveSolver {
       }
       int len = (int)std::min<long long>(left, room);
       if (!windows_.empty()) len = std::min(len, SampleWindows::kWindowSteps);
-      if (graphs && len >= kMultiGraphSteps) {  // a replay of kMultiGraphSteps steps
-        const StepGraph& g = multi_graph_for(cur_is_a_);
+      if (graphs) {  // the longest replay that fits: any advance is a few replays
+        int level = kMultiGraphLevels - 1;
+        while ((1 << level) > len) --level;
+        const StepGraph& g = multi_graph_for(cur_is_a_, level);
         if (!g.empty()) {
-          cover_samples(step_, kMultiGraphSteps);
+          const int run = 1 << level;
+          cover_samples(step_, run);
           if (has_io()) {  // the graph reads the counter and leaves it as it was
             set_step_counter(counter_.get(), step_, slot_, stream_.get());
             ++launches;
@@ -344,14 +352,14 @@ class CudaSolver final : public CudaWaveSolver {
           g.launch(stream_.get());
           ++launches;
           last_advance_graph_ = true;
-          step_ += kMultiGraphSteps;
-          if (nrec_ > 0) slot_ += kMultiGraphSteps;
-          left -= kMultiGraphSteps;
+          if (run % 2) cur_is_a_ = !cur_is_a_;
+          step_ += run;
+          if (nrec_ > 0) slot_ += run;
+          left -= run;
           continue;
         }
       }
       cover_samples(step_, len);
-      if (graphs) len = std::min(len, kMultiGraphSteps);  // the rest of a graph-replayed advance
       const TiledStepData<T> d = multi_data(false);
       launches += fn(MultiStepArgs<T>{cur(), prev(), len, layout_, &stencil_, courant_ * courant_, &d, scratch_.get()},
                      options_, stream_.get());
@@ -424,7 +432,8 @@ class CudaSolver final : public CudaWaveSolver {
   void drop_graphs() {
     for (auto& by_parity : graphs_)
       for (auto& g : by_parity) g = StepGraph();
-    for (auto& g : multi_graphs_) g = StepGraph();
+    for (auto& by_parity : multi_graphs_)
+      for (auto& g : by_parity) g = StepGraph();
     graph_note_.clear();
     graph_kernels_per_step_ = -1.0;
     graph_warm_ = false;
@@ -523,7 +532,7 @@ class CudaSolver final : public CudaWaveSolver {
   bool last_advance_graph_ = false;
   DeviceBuffer<StepCounter> counter_{1};
   std::array<std::array<StepGraph, kGraphLevels>, 2> graphs_;
-  std::array<StepGraph, 2> multi_graphs_;  // a multi-step launch of kMultiGraphSteps per parity
+  std::array<std::array<StepGraph, kMultiGraphLevels>, 2> multi_graphs_;  // multi-step launches per parity and level
   std::string graph_note_;
   double graph_kernels_per_step_ = -1.0;
   double host_launches_per_step_ = 0.0;

@@ -92,6 +92,10 @@ struct KernelVariant {
   MultiLaunchFn<double> multi_double = nullptr;
   bool multi_step() const { return multi_float != nullptr || multi_double != nullptr; }
   int multi_scratch_fields = 0;  // extra fields the multi-step launch works in (out-of-place passes)
+  // Whether the multi-step launch reads its step index and receiver slot from
+  // TiledStepData::counter when it is set, so that the solver may capture runs of it in
+  // CUDA graphs and replay them (its step graph for whole-step kernels).
+  bool multi_replayable = false;
   // What the multi-step launch runs itself besides fixed walls: every wall and obstacle
   // (All) or the six walls of the box, of any kind, without obstacles (BoxFaces); the
   // solver runs other scenes a step at a time with launch_float/launch_double.

@@ -41,7 +41,8 @@ void expect_same_run(WaveModel& on, WaveModel& off, const std::vector<int>& chun
     off.advance(n);
   }
   const StepLaunches l = on.cuda()->step_launches();
-  if (on.cuda()->kernel().graph_capturable) {
+  // A single-step kernel's graph, or a whole-step kernel's replayed runs (zstream_fused).
+  if (on.cuda()->kernel().graph_capturable || on.cuda()->kernel().multi_replayable) {
     EXPECT_TRUE(l.graph) << l.graph_note;
     EXPECT_LT(l.host_launches_per_step, 1.0) << "the graph replays several steps per launch";
     EXPECT_GE(l.graph_kernels_per_step, l.kernels()) << "every kernel of a step is in the graph";

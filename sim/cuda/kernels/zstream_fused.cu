@@ -18,7 +18,7 @@
 // The receivers read u^{n+1} at nodes other blocks write, so they are read by block 0 of
 // the next step's launch, where u^{n+1} is the u^n nobody writes, and after the last step
 // of a run by a small kernel. A run can be captured in a CUDA graph and replayed (the
-// solver does so for runs of kSourceValueSteps): the step index and receiver slot then
+// solver does so for runs of 1, 2, 4, ... kSourceValueSteps steps): the step index and receiver slot then
 // come from the solver's device counter, so one replay costs one host launch.
 #include <algorithm>
 #include <climits>
@@ -231,9 +231,10 @@ void register_zstream_fused_kernels(KernelRegistry& r) {
   v.default_block = {32, 8, 1};
   v.block_uses_z = false;
   v.has_readonly_toggle = false;
+  v.graph_capturable = false;  // the per-step path's graph does not apply: the solver runs it through multi_float
   // Its multi-step launch may be captured and replayed: with TiledStepData::counter set,
   // every step index and receiver slot comes from the device counter.
-  v.graph_capturable = true;
+  v.multi_replayable = true;
   v.launch_float = launch_one<float>;
   v.launch_double = launch_one<double>;
   v.multi_float = launch_multi<float>;
