@@ -45,6 +45,11 @@ class CudaWaveSolver : public WaveSolver {
   virtual cudaStream_t stream() const = 0;
   // Waits for the solver's stream (the renderer reads the field after this).
   virtual void synchronize() = 0;
+  // advance() without waiting for the device: the steps are queued on stream(), the
+  // receivers' samples stay on the device until take_receiver_samples() (or a full sample
+  // buffer) fetches them, and metrics() are not updated. For callers that order the
+  // stream by events themselves (the decomposed solver's slabs).
+  virtual void advance_queued(int steps) = 0;
 };
 
 // kernel_id empty: the first registered variant that supports the stencil.

@@ -133,6 +133,19 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
         copy_streams_.push_back(std::make_unique<CudaStream>());
       }
     }
+    // Queued steps: with every slab of this process on a device and no MPI peer, no step
+    // waits on the host; events order the slabs' streams and the copy streams (one_step).
+    queued_ = !o.devices.empty() && ranks == 1;
+    if (queued_) {
+      for (auto& l : locals_) {
+        CUDA_CHECK(cudaSetDevice(l.device));
+        slab_done_.push_back(std::make_unique<CudaEvent>());
+      }
+      for (int q = 0; q < per; ++q) {
+        CUDA_CHECK(cudaSetDevice(part_device_[q]));
+        part_copied_.push_back(std::make_unique<CudaEvent>());
+      }
+    }
     // One thread per part when the parts are distinct GPUs. The CPU backend's slabs share
     // the cores through OpenMP inside each update, and slabs sharing a GPU (the test
     // placement) share its queue: both run one after the other.
@@ -173,6 +186,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   void advance(int steps) override {
     const auto t0 = std::chrono::steady_clock::now();
     for (int n = 0; n < steps; ++n) one_step();
+    if (queued_) wait_all_streams();
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     metrics_ = throughput_metrics(steps, sec, layout_.interior_points(), precision_);
   }
@@ -406,7 +420,12 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       return;
     }
     CUDA_CHECK(cudaSetDevice(a.device));
-    CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.device, src, a.device, bytes, copy_streams_[locals_[from].part]->get()));
+    const cudaStream_t cs = copy_streams_[locals_[from].part]->get();
+    if (queued_) {
+      CUDA_CHECK(cudaStreamWaitEvent(cs, slab_done_[from]->get(), 0));
+      CUDA_CHECK(cudaStreamWaitEvent(cs, slab_done_[to]->get(), 0));
+    }
+    CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.device, src, a.device, bytes, cs));
   }
 
   void wait_copies(int part) {
@@ -423,21 +442,49 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   //   4. slabs within a part swap planes; the messages are waited for.
   // A copy into a neighbour's halo after 1 only touches the halo of its u^{n+1}, which
   // no update of this step reads, so it may run alongside 3.
+  // Queued (queued_): nothing waits on the host. A slab's update waits for the copies of
+  // the previous step into its halo (part_copied_); a copy waits for the update that wrote
+  // its planes and for the last queued update of the slab it writes into, which read the
+  // halo it overwrites (slab_done_).
   void one_step() {
     for_parts([&](int p) {
       for (auto& l : locals_)
-        if (l.part == p && l.edge) on(l).solver->advance(1);
+        if (l.part == p && l.edge) step_slab(l);
     });
     if (exchange_) post_remote();
     for_parts([&](int p) {
       if (exchange_) copy_out_of_part(p);
       for (auto& l : locals_)
-        if (l.part == p && !l.edge) on(l).solver->advance(1);
+        if (l.part == p && !l.edge) step_slab(l);
       if (exchange_) copy_within_part(p);
-      wait_copies(p);
+      if (queued_) {
+        CUDA_CHECK(cudaSetDevice(part_device_[p]));
+        part_copied_[p]->record(copy_streams_[p]->get());
+      } else {
+        wait_copies(p);
+      }
     });
     if (exchange_) finish_remote();
     ++steps_since_take_;
+  }
+
+  void step_slab(LocalSlab& l) {
+    on(l);
+    if (!queued_) {
+      l.solver->advance(1);
+      return;
+    }
+    for (const auto& e : part_copied_) CUDA_CHECK(cudaStreamWaitEvent(l.cuda->stream(), e->get(), 0));
+    l.cuda->advance_queued(1);
+    slab_done_[index_of(l)]->record(l.cuda->stream());
+  }
+
+  int index_of(const LocalSlab& l) const { return (int)(&l - locals_.data()); }
+
+  // Every slab's and copy stream's work done (the end of a queued advance).
+  void wait_all_streams() {
+    for (auto& l : locals_) on(l).cuda->synchronize();
+    for (int p = 0; p < (int)copy_streams_.size(); ++p) wait_copies(p);
   }
 
   // The exchange of one step alone (the benchmark's measure of the halo time).
@@ -544,6 +591,9 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   std::vector<LocalSlab> locals_;
   std::vector<int> part_device_;
   std::vector<std::unique_ptr<CudaStream>> copy_streams_;
+  bool queued_ = false;                                 // one_step's queued order
+  std::vector<std::unique_ptr<CudaEvent>> slab_done_;   // per local slab: its last queued update
+  std::vector<std::unique_ptr<CudaEvent>> part_copied_; // per part: the copies of its last step
   std::unique_ptr<SlabWorkers> workers_;
   std::vector<Cut> cuts_;
   std::vector<RemoteCut> remote_;
