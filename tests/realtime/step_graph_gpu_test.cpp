@@ -133,5 +133,19 @@ TEST(StepGraph, SurvivesChangesBetweenAdvances) {
   expect_same_run(on, off, {7, 300});
 }
 
+// A few steps of a small furnished room through graphs of 1 to 16 steps, with the
+// default kernel and with zstream_fused (its runs replayed from graphs): short enough for
+// compute-sanitizer's racecheck, synccheck and initcheck (scripts/gpu-session sanitize),
+// which the longer tests above are not.
+TEST(StepGraphSmall, FewStepsBitIdentical) {
+  WS_REQUIRE_GPU();
+  for (const char* kernel : {"", "zstream_fused"}) {
+    SCOPED_TRACE(*kernel ? kernel : "default kernel");
+    WaveScene s = furnished(3000, Precision::Float);
+    WaveModel on(s, BackendChoice::Cuda, kernel), off(s, BackendChoice::Cuda, kernel);
+    expect_same_run(on, off, {1, 2, 4, 8, 16});
+  }
+}
+
 }  // namespace
 }  // namespace ws
