@@ -101,7 +101,8 @@ int run(RunOptions o) {
     return 2;
   }
   const auto& g = model->grid();
-  if (!o.kernel.empty() && o.kernel != "auto" && !model->cuda() && !o.quiet)
+  // (GPU slabs run CUDA kernels through the decomposition, which is no CudaWaveSolver itself.)
+  if (!o.kernel.empty() && o.kernel != "auto" && !model->cuda() && model->solver().backend() != "cuda" && !o.quiet)
     std::cerr << "note: --kernel " << o.kernel << " selects a CUDA kernel; the CPU solver runs (" << model->backend_note()
               << ")\n";
   const long long total = o.steps > 0 ? o.steps
