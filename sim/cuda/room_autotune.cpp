@@ -86,6 +86,7 @@ TuneChoice autotune_room_on_device(const TuneChoice& bare, const Stencil& stenci
     if (s.samples) {
       s.samples = nullptr;
       s.signal.kind = SignalKind::Gaussian;
+      s.signal.width_s = 1e-3;
     }
   const TuneMeasure measure = [&](const TuneCandidate& c, double) {
     auto s = make_cuda_solver(precision, stencil, nx, ny, nz, step.courant, step.dt_s, c.kernel);
