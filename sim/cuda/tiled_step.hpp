@@ -60,8 +60,8 @@ struct TiledStepData {
   int nrec = 0;
   T* rec_buf = nullptr;
   long long step0 = 0, slot0 = 0;  // the launch's first step (the one producing u^{step0+1}) and slot
-  // For a launch captured in a graph and replayed (kernels with graph_capturable multi-step
-  // launches): step0 and slot0 are then offsets from the counter's step and slot.
+  // For a launch captured in a graph and replayed (kernels whose multi-step launch is
+  // multi_replayable): step0 and slot0 are then offsets from the counter's step and slot.
   const StepCounter* counter = nullptr;
   double dt = 0.0;
 };
