@@ -30,6 +30,19 @@
 // shared-memory loads per point from (2R+1)^3 to (2R+1)^2 (NY+2R)/NY (125 -> 50
 // for the 125-point box), the limit that otherwise caps large stencils well
 // below the memory roofline.
+//
+// Prefetch: the plane that enters the ring at step k + 1 is loaded into registers
+// (kPrefetch cells per thread, every load issued before any is used) right after
+// the barrier of step k, so its global latency is spent under step k's FMAs; at
+// step k + 1 the registers are shifted and stored to the ring. Without it every
+// thread waited for its loads between the two barriers of each plane, which no
+// other warp of the block could hide: on the H100 the prefetch took the 125-point
+// box from 66 to 105 Gpts/s in float and the 7-point stencil from 102 to 200
+// (docs/benchmarks.md, run 92). Radius 4 at the default 32 x 8 block needs 7 cells
+// per thread, and the extra registers of a longer prefetch cost more than it saves
+// (run 93), so radius 4, and any block whose tile exceeds kPrefetch cells per
+// thread, loads each plane directly between the barriers.
+#include <climits>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -47,6 +60,8 @@ constexpr int kMaxR = 4;
 constexpr int kCube = (2 * kMaxR + 1) * (2 * kMaxR + 1) * (2 * kMaxR + 1);
 constexpr int NY = 4;            // outputs per thread along y
 constexpr int kMaxThreads = 512;
+constexpr int kPrefetch = 6;      // tile cells per thread held in registers across a plane
+constexpr int kMaxPrefetchR = 3;  // radius 4 tiles need 7 per thread at 32 x 8: loaded directly
 
 __constant__ float c_cube_f[kCube];
 __constant__ double c_cube_d[kCube];
@@ -59,7 +74,7 @@ __device__ __forceinline__ T cube_weight(int n) {
 
 bool supports_compact_tiled(const Stencil& s) { return s.radius >= 1 && s.radius <= kMaxR && s.size() >= 1; }
 
-template <class T, int R>
+template <class T, int R, bool PREFETCH>
 __global__ void __launch_bounds__(kMaxThreads) compact_tiled_kernel(T* __restrict__ un, const T* __restrict__ uc,
                                                                    FieldLayout L, int z_planes) {
   constexpr int D = 2 * R + 1;  // ring length and cube side
@@ -95,6 +110,33 @@ __global__ void __launch_bounds__(kMaxThreads) compact_tiled_kernel(T* __restric
   const int i = i0 + tx;
   const int jt = j0 + ty * NY;  // first of this thread's NY rows
   T* out = un + L.index(min(i, L.nx - 1), min(jt, L.ny - 1), k0);
+  // The prefetch (see the top of the file): cell m of this thread is tile cell
+  // e = tid + m * nthreads, row-major over the tw x th tile, with its global offset
+  // from the plane's interior (0, 0) (kSkip: beyond the halo, never loaded).
+  constexpr int kSkip = INT_MIN;
+  const int nthreads = bx * by, tid = ty * bx + tx;
+  const bool prefetch = PREFETCH && tw * th <= kPrefetch * nthreads;  // uniform over the block
+  int goff[kPrefetch], soff[kPrefetch];
+  T next[kPrefetch];
+#pragma unroll
+  for (int m = 0; m < kPrefetch; ++m) {
+    const int e = tid + m * nthreads;
+    const int row = e / tw, cx = e - row * tw;
+    const bool in = e < tw * th && j0 - R + row < L.ny + R && i0 - R + cx < L.nx + R;
+    goff[m] = in ? (j0 - R + row) * pitch + (i0 - R + cx) : kSkip;
+    soff[m] = row * tw + cx;
+  }
+  auto fetch = [&](const T* plane_base) {
+#pragma unroll
+    for (int m = 0; m < kPrefetch; ++m) next[m] = goff[m] != kSkip ? __ldg(plane_base + goff[m]) : T(0);
+  };
+  auto store = [&](int slot) {
+    T* dst = ring + slot * ps;
+#pragma unroll
+    for (int m = 0; m < kPrefetch; ++m)
+      if (goff[m] != kSkip) dst[soff[m]] = next[m] - r;
+  };
+  if (prefetch) fetch(base);
   int oldest = 0;  // ring slot of plane k-R
 #pragma unroll 1
   for (int k = k0; k < k1; ++k, base += plane, out += plane) {
@@ -105,8 +147,10 @@ __global__ void __launch_bounds__(kMaxThreads) compact_tiled_kernel(T* __restric
     __syncthreads();  // the slot about to be refilled is no longer read
     int newest = oldest + 2 * R;
     if (newest >= D) newest -= D;
-    load_plane(base, newest);
+    if (prefetch) store(newest);
+    else load_plane(base, newest);
     __syncthreads();
+    if (prefetch && k + 1 < k1) fetch(base + plane);  // in flight while this plane is computed
 #pragma unroll
     for (int o = 0; o < NY; ++o) acc[o] = ex::leapfrog(r, acc[o]);
 #pragma unroll
@@ -175,8 +219,8 @@ void launch_r(const StepArgs<T>& a, const BlockShape& b, cudaStream_t stream, co
   const int planes = big::z_chunk_planes(L.nz, gx * gy, std::max(16, 4 * R));
   const dim3 grid = big::grid3(gx, gy, big::cdiv(L.nz, planes), name);
   const size_t smem = sizeof(T) * (size_t)(2 * R + 1) * (b.x + 2 * R) * ((size_t)b.y * NY + 2 * R);
-  big::set_dynamic_smem(compact_tiled_kernel<T, R>, smem, name);
-  compact_tiled_kernel<T, R><<<grid, dim3(b.x, b.y, 1), smem, stream>>>(a.u_next, a.u_cur, L, planes);
+  big::set_dynamic_smem(compact_tiled_kernel<T, R, (R <= kMaxPrefetchR)>, smem, name);
+  compact_tiled_kernel<T, R, (R <= kMaxPrefetchR)><<<grid, dim3(b.x, b.y, 1), smem, stream>>>(a.u_next, a.u_cur, L, planes);
 }
 
 template <class T>

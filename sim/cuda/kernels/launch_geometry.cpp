@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
@@ -80,6 +81,23 @@ int resident_blocks_per_sm(const void* kernel, int threads, size_t smem) {
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, smem));
   cache[key] = std::max(1, blocks);
   return cache[key];
+}
+
+void set_carveout_for_blocks(const void* kernel, size_t smem, int blocks) {
+  static std::mutex m;
+  static std::set<std::tuple<int, const void*, size_t, int>> done;
+  int dev = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  const auto key = std::make_tuple(dev, kernel, smem, blocks);
+  std::lock_guard<std::mutex> lock(m);
+  if (done.count(key)) return;
+  int per_sm = 0, reserved = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
+  const size_t need = (size_t)std::max(1, blocks) * (smem + (size_t)reserved);
+  const int percent = (int)std::min<size_t>(100, (need * 100 + (size_t)per_sm - 1) / (size_t)std::max(1, per_sm));
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent));
+  done.insert(key);
 }
 
 int z_chunks_for(long long xy_blocks, int resident_blocks, int nz, int target_waves, int min_planes) {

@@ -33,6 +33,12 @@ int device_sm_count();
 // dynamic shared memory (cached; at least 1).
 int resident_blocks_per_sm(const void* kernel, int threads, size_t dynamic_smem_bytes);
 
+// Asks for the smallest shared-memory carveout that holds `blocks` blocks of
+// `dynamic_smem_bytes` each, so that the rest of the SM's unified memory serves as
+// L1 and no more blocks than that are resident (the driver rounds the request up to
+// a carveout the device offers). Cached per device, kernel and size.
+void set_carveout_for_blocks(const void* kernel, size_t dynamic_smem_bytes, int blocks);
+
 // How many z chunks a column of `nz` planes is cut into so that `xy_blocks`
 // blocks per chunk fill the device for about `target_waves` waves, with no
 // chunk shorter than `min_planes` (each chunk re-reads the two planes that

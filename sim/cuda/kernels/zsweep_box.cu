@@ -10,17 +10,21 @@
 // 125-point box instead of 125, and 2R + 1 shared loads (the x neighbours of the
 // NY + 2R rows of the thread's column, shared by its NY outputs) instead of the
 // (2R+1)^2 (NY+2R)/NY = 50 of a dense ring-of-planes kernel. Absent classes
-// (compact stencils) have weight 0 and cost an FMA each, nothing more.
+// (compact stencils) have weight 0 and cost an FMA each, nothing more; where no
+// weight lies off the axes (the 7-point and leggy stencils, AXIS) the classes with
+// two or more non-zero offsets are skipped at compile time instead.
 //
-// v is the field shifted by a reference value r, one per thread (u^n at its first
-// output point of the z chunk): v = u - r, and
+// v is the field shifted by a reference value r: v = u - r, with r u^n at the
+// thread's first output point of the z chunk, or, where the tile is shifted in
+// shared memory (SHIFT_TILE, see Tuning), at the block's first point. Then
 //   u^{n+1} = (2r - u^{n-1}) + sum_p c_p v(x+p),  c_0 = 2 - lambda^2 sum_{p != 0} w_p,  c_p = lambda^2 w_p,
 // equal to 2u - u^{n-1} + lambda^2 sum_{p != 0} w_p (u(x+p) - u(x)) in exact arithmetic.
 // For a constant field every v is exactly 0, so the queue holds exactly 0 and the
 // output is 2r - u^{n-1} = c bit for bit (exact_update.cuh, "a shared reference");
 // v is exact wherever the field lies within a factor 2 of r, and the queue sums
 // values of the size of the wave, so its rounding does not scale with the field's
-// mean. One subtraction per value read from the tile. Stencils of radius 2 and more
+// mean. One subtraction per value read from the tile, or per tile cell with
+// SHIFT_TILE. Stencils of radius 2 and more
 // only run between fixed walls (derive.cpp), where no mode is neutral and exact on
 // constants is enough: there the x pairs are summed first and shifted once,
 // (u(x-a) + u(x+a)) - 2r, which is 0 for a constant (2c - 2c) at one subtraction
@@ -92,13 +96,13 @@ bool supports_mirror_symmetric(const Stencil& s) {
   return true;
 }
 
-template <class T, int R, int NY>
-__global__ void __launch_bounds__(zs::kMaxThreads) zsweep_box_kernel(T* __restrict__ un, const T* __restrict__ uc,
+template <class T, int R, int NY, bool AXIS, bool SHIFT_TILE, int MINB>
+__global__ void __launch_bounds__(zs::kMaxThreads, MINB) zsweep_box_kernel(T* __restrict__ un, const T* __restrict__ uc,
                                                                       FieldLayout L, int z_planes) {
   constexpr int D = 2 * R + 1;
   constexpr int S = zs::kStages;
   zs::Sweep<T> sw;
-  sw.init(big::dyn_smem<T>(), L, R, NY, z_planes, un, uc);
+  sw.init(big::dyn_smem<T>(), L, R, NY, z_planes, un, uc, SHIFT_TILE);
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int i = sw.i0 + tx, jt = sw.j0 + ty * NY;
   const int p_first = sw.k0 - R, p_last = sw.k1 - 1 + R;
@@ -115,7 +119,8 @@ __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_box_kernel(T* __restri
   for (int d = 0; d < D; ++d)
 #pragma unroll
     for (int o = 0; o < NY; ++o) Q[d][o] = T(0);
-  const T r = __ldg(uc + L.index(min(i, L.nx - 1), min(jt, L.ny - 1), sw.k0));  // the reference (see above)
+  const T r = SHIFT_TILE ? __ldg(uc + L.index(min(sw.i0, L.nx - 1), min(sw.j0, L.ny - 1), sw.k0))
+                         : __ldg(uc + L.index(min(i, L.nx - 1), min(jt, L.ny - 1), sw.k0));  // the reference (see above)
   const T two_r = r + r;
 
   // The queue never shifts: the plane loop is unrolled D times and the logical
@@ -129,6 +134,7 @@ __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_box_kernel(T* __restri
       if (p > p_last) break;
       const int kout = p - R;
       __pipeline_wait_prior(S - 2);
+      if constexpr (SHIFT_TILE) sw.shift_own(p, slot, L, r);
       __syncthreads();
       {
         int sn = slot + S - 1;
@@ -141,10 +147,12 @@ __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_box_kernel(T* __restri
 #pragma unroll
       for (int q = 0; q < NY + 2 * R; ++q) {
         const T* row = t + q * sw.tw;
-        X[0][q] = row[0] - r;
+        X[0][q] = SHIFT_TILE ? row[0] : row[0] - r;
 #pragma unroll
         for (int a = 1; a <= R; ++a) {
-          if constexpr (R == 1) X[a][q] = (row[-a] - r) + (row[a] - r);
+          if (AXIS && (q < R || q >= NY + R)) continue;  // only the x legs of the thread's own rows
+          if constexpr (SHIFT_TILE) X[a][q] = row[-a] + row[a];
+          else if constexpr (R == 1) X[a][q] = (row[-a] - r) + (row[a] - r);
           else X[a][q] = (row[-a] + row[a]) - two_r;  // see above: radius >= 2 runs between fixed walls only
         }
       }
@@ -157,9 +165,13 @@ __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_box_kernel(T* __restri
         for (int a = 0; a <= R; ++a)
 #pragma unroll
           for (int b = 0; b <= R; ++b) {
+            if (AXIS && (a > 0) + (b > 0) > 1) continue;
             const T s = b == 0 ? X[a][o + R] : X[a][o + R - b] + X[a][o + R + b];
 #pragma unroll
-            for (int cc = 0; cc <= R; ++cc) G[cc] = fma(class_weight<T, R>(a, b, cc), s, G[cc]);
+            for (int cc = 0; cc <= R; ++cc) {
+              if (AXIS && (a > 0) + (b > 0) + (cc > 0) > 1) continue;
+              G[cc] = fma(class_weight<T, R>(a, b, cc), s, G[cc]);
+            }
           }
         Q[(R + u) % D][o] += G[0];
 #pragma unroll
@@ -218,19 +230,74 @@ void upload_classes(const StepArgs<T>& a, int R, cudaStream_t stream) {
   uploaded[dev] = k;
 }
 
-template <class T, int R, int NY>
+template <class T, int R, int NY, bool AXIS, bool SHIFT_TILE, int MINB, bool TWO_BLOCKS>
 void launch_r(const StepArgs<T>& a, const BlockShape& b, cudaStream_t stream, const char* name) {
   const FieldLayout& L = a.layout;
   const long long gx = big::cdiv(L.nx, b.x), gy = big::cdiv(L.ny, (long long)b.y * NY);
   const size_t smem = zs::sweep_smem_bytes(sizeof(T), b.x, b.y, NY, R);
-  big::set_dynamic_smem(zsweep_box_kernel<T, R, NY>, smem, name);
-  // Chunks that fill whole waves of the resident blocks (z_chunk_plan.hpp): at radius 1
-  // in float three blocks fit per SM, and 512^3 would otherwise end on a 29% wave.
+  big::set_dynamic_smem(zsweep_box_kernel<T, R, NY, AXIS, SHIFT_TILE, MINB>, smem, name);
+  // TWO_BLOCKS: at 72 KiB a block three fit per SM and leave ~12 KiB of L1; a carveout
+  // for two leaves ~90 KiB (the 7-point stencil in float: 221 Gpts/s against 192).
+  if constexpr (TWO_BLOCKS) set_carveout_for_blocks((const void*)zsweep_box_kernel<T, R, NY, AXIS, SHIFT_TILE, MINB>, smem, 2);
+  // Chunks that fill whole waves of the resident blocks (z_chunk_plan.hpp; 512^3 at three
+  // blocks per SM would otherwise end on a 29% wave).
   const long long resident =
-      (long long)resident_blocks_per_sm((const void*)zsweep_box_kernel<T, R, NY>, b.x * b.y, smem) * device_sm_count();
+      (long long)resident_blocks_per_sm((const void*)zsweep_box_kernel<T, R, NY, AXIS, SHIFT_TILE, MINB>, b.x * b.y, smem) * device_sm_count();
   const int planes = big::wave_balanced_chunk_planes(L.nz, gx * gy, std::max(16, 4 * R), resident);
   const dim3 grid = big::grid3(gx, gy, big::cdiv(L.nz, planes), name);
-  zsweep_box_kernel<T, R, NY><<<grid, dim3(b.x, b.y, 1), smem, stream>>>(a.u_next, a.u_cur, L, planes);
+  zsweep_box_kernel<T, R, NY, AXIS, SHIFT_TILE, MINB><<<grid, dim3(b.x, b.y, 1), smem, stream>>>(a.u_next, a.u_cur, L, planes);
+}
+
+// True when every weight off the axes is 0 (the 7-point and leggy stencils): the
+// kernel then skips the classes with two or more non-zero offsets, whose FMAs
+// would only add fma(0, s, G) = G.
+bool axis_only(const Stencil& s, int R) {
+  const int D = 2 * R + 1;
+  const std::vector<double> cube = dense_cube(s, R);
+  for (int z = -R; z <= R; ++z)
+    for (int y = -R; y <= R; ++y)
+      for (int x = -R; x <= R; ++x)
+        if ((x != 0) + (y != 0) + (z != 0) > 1 && cube[((size_t)(z + R) * D + (y + R)) * D + (x + R)] != 0.0)
+          return false;
+  return true;
+}
+
+// Per precision, radius and axis-only stencil, the fastest of the four forms
+// (shift_tile on/off x min_blocks 1/2) measured on the H100 at 1e9 points
+// (docs/benchmarks.md, "Third pass", runs 93-95):
+//  * min_blocks = 2 caps the kernel at 128 registers a thread. At radius >= 2
+//    ptxas otherwise spends 140-200 (the class sums of D planes in flight), which
+//    leaves one block of 256 threads per SM: the 125-point box in float went from
+//    93 to 155 Gpts/s, leggy:4 from 87 to 138. Where the capped build spills or the
+//    sums fit anyway (double leggy:2 and leggy:3, float radius 3) it does not pay.
+//  * shift_tile: v = u - r formed once per tile cell in shared memory
+//    (zs::Sweep::shift_own, with the cell copies spread linearly over the block)
+//    rather than once per value read: (NY + 2R)(R + 1) subtractions per thread and
+//    plane become about 1.5 vector updates. Every float stencil of radius >= 2
+//    gains (box:2,2,2 175 against 156, compact:9 107 against 97); in double the
+//    shifted tile raises register pressure and only leggy:3 gains.
+//  * two_blocks: the 7-point stencil in float runs best at two resident blocks with
+//    the rest of the SM's shared memory left to L1 (221 against 192 Gpts/s at
+//    three blocks); see launch_r.
+template <class T, int R, bool AXIS>
+struct Tuning {
+  static constexpr bool kDouble = std::is_same_v<T, double>;
+  static constexpr bool shift_tile = kDouble ? (R == 3 && AXIS) : R >= 2;
+  static constexpr int min_blocks =
+      kDouble ? ((R == 1 || (R <= 3 && AXIS)) ? 1 : 2) : (((R == 2 && AXIS) || R == 4) ? 2 : 1);
+  static constexpr bool two_blocks = !kDouble && R == 1 && AXIS;
+};
+
+template <class T, int R, bool AXIS>
+void launch_tuned(const StepArgs<T>& a, const BlockShape& b, cudaStream_t stream, const char* name) {
+  using Tu = Tuning<T, R, AXIS>;
+  launch_r<T, R, box_ny<T, R>(), AXIS, Tu::shift_tile, Tu::min_blocks, Tu::two_blocks>(a, b, stream, name);
+}
+
+template <class T, int R>
+void launch_radius(const StepArgs<T>& a, const BlockShape& b, cudaStream_t stream, const char* name) {
+  if (axis_only(*a.stencil, R)) launch_tuned<T, R, true>(a, b, stream, name);
+  else launch_tuned<T, R, false>(a, b, stream, name);
 }
 
 template <class T>
@@ -245,10 +312,10 @@ void launch_zsweep_box(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_
   big::check_halo_and_block(a.layout, s.radius, b, name, zs::kMaxThreads);
   upload_classes(a, s.radius, stream);
   switch (s.radius) {
-    case 1: launch_r<T, 1, box_ny<T, 1>()>(a, b, stream, name); break;
-    case 2: launch_r<T, 2, box_ny<T, 2>()>(a, b, stream, name); break;
-    case 3: launch_r<T, 3, box_ny<T, 3>()>(a, b, stream, name); break;
-    case 4: launch_r<T, 4, box_ny<T, 4>()>(a, b, stream, name); break;
+    case 1: launch_radius<T, 1>(a, b, stream, name); break;
+    case 2: launch_radius<T, 2>(a, b, stream, name); break;
+    case 3: launch_radius<T, 3>(a, b, stream, name); break;
+    case 4: launch_radius<T, 4>(a, b, stream, name); break;
     default: throw std::invalid_argument(std::string(name) + ": radius " + std::to_string(s.radius) + " not in 1..4");
   }
   CUDA_CHECK_LAUNCH();

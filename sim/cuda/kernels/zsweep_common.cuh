@@ -52,13 +52,14 @@ struct Sweep {
   int tw, th, ts, ps;   // input tile width, height, size; u^{n-1} patch size
   int i0, j0, k0, k1;   // block origin, z chunk [k0, k1)
   bool vec;
+  bool linear;          // copies spread over the block's threads in one linear range (shift_own)
   T* in;                // kStages input tiles
   T* prv;               // kStages u^{n-1} patches
   const T* uc0;         // u^n at interior (0,0,0)
   const T* un0;         // u^{n-1} at interior (0,0,0)
 
   __device__ __forceinline__ void init(T* smem, const FieldLayout& L, int radius, int ny_per_thread, int z_planes,
-                                       const T* un, const T* uc) {
+                                       const T* un, const T* uc, bool linear_copies = false) {
     R = radius;
     NY = ny_per_thread;
     A = (R + V - 1) / V * V;
@@ -71,6 +72,7 @@ struct Sweep {
     k0 = blockIdx.z * z_planes;
     k1 = min(k0 + z_planes, L.nz);
     vec = blockDim.x % V == 0;
+    linear = linear_copies;
     in = smem;
     prv = smem + kStages * ts;
     uc0 = uc + L.index(0, 0, 0);
@@ -80,7 +82,13 @@ struct Sweep {
   // Copies rows [0, rows) x columns [0, cols) of a w-wide shared tile from `src`
   // (global, row stride pitch); columns past `cols` in the last vector come along.
   __device__ __forceinline__ void copy_rect(T* dst, int w, const T* src, int pitch, int rows, int cols) const {
-    if (vec) {
+    if (linear && vec) {
+      const int chunks = (cols + V - 1) / V, n = rows * chunks, nt = blockDim.x * blockDim.y;
+      for (int e = threadIdx.y * blockDim.x + threadIdx.x; e < n; e += nt) {
+        const int r = e / chunks, c = e - r * chunks;
+        __pipeline_memcpy_async(dst + r * w + c * V, src + (int64_t)r * pitch + c * V, 16);
+      }
+    } else if (vec) {
       const int chunks = (cols + V - 1) / V;
       for (int r = threadIdx.y; r < rows; r += blockDim.y)
         for (int c = threadIdx.x; c < chunks; c += blockDim.x)
@@ -89,6 +97,37 @@ struct Sweep {
       for (int r = threadIdx.y; r < rows; r += blockDim.y)
         for (int c = threadIdx.x; c < cols; c += blockDim.x)
           __pipeline_memcpy_async(dst + r * w + c, src + (int64_t)r * pitch + c, sizeof(T));
+    }
+  }
+
+  // Subtracts r from the input-plane cells this thread copied into buffer `slot` for
+  // iteration p (the same cells issue() asked for), once its own copies have landed
+  // (__pipeline_wait_prior): no other thread touches them, and the block barrier that
+  // follows publishes the shifted tile.
+  __device__ __forceinline__ void shift_own(int p, int slot, const FieldLayout& L, T r) const {
+    if (p > k1 - 1 + R) return;
+    const int rows = min(th, L.ny + 2 * R - j0);
+    const int cols = min(tw, L.nx + R + A - i0);
+    T* t = in + slot * ts;
+    if (linear && vec) {
+      const int chunks = (cols + V - 1) / V, n = rows * chunks, nt = blockDim.x * blockDim.y;
+      for (int e = threadIdx.y * blockDim.x + threadIdx.x; e < n; e += nt) {
+        const int rr = e / chunks, c = e - rr * chunks;
+        T* d = t + rr * tw + c * V;
+#pragma unroll
+        for (int v = 0; v < V; ++v) d[v] -= r;
+      }
+    } else if (vec) {
+      const int chunks = (cols + V - 1) / V;
+      for (int rr = threadIdx.y; rr < rows; rr += blockDim.y)
+        for (int c = threadIdx.x; c < chunks; c += blockDim.x) {
+          T* d = t + rr * tw + c * V;
+#pragma unroll
+          for (int v = 0; v < V; ++v) d[v] -= r;
+        }
+    } else {
+      for (int rr = threadIdx.y; rr < rows; rr += blockDim.y)
+        for (int c = threadIdx.x; c < cols; c += blockDim.x) t[rr * tw + c] -= r;
     }
   }
 
