@@ -39,8 +39,10 @@ double measure_copy_bandwidth_gbs(size_t bytes, int reps) {
     bytes = std::min<size_t>(size_t(1) << 30, free_b / 4);
   }
   DeviceBuffer<char> src(bytes), dst(bytes);
-  CUDA_CHECK(cudaMemset(src.get(), 1, bytes));
   CudaStream stream;
+  // On the timing stream: a non-blocking stream is not ordered after the legacy default
+  // stream, so a cudaMemset there could still be running when the first copy reads src.
+  CUDA_CHECK(cudaMemsetAsync(src.get(), 1, bytes, stream.get()));
   const TimingStats s = time_on_stream(
       [&](cudaStream_t st) { CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, st)); },
       stream.get(), 3, reps);
@@ -70,9 +72,9 @@ double measure_l2_bandwidth_gbs(int passes, int reps) {
   const size_t bytes = std::max<size_t>(1 << 20, (size_t)l2 / 4);
   const size_t n = bytes / sizeof(float4);
   DeviceBuffer<float4> a(n), b(n);
-  CUDA_CHECK(cudaMemset(a.get(), 0, a.bytes()));
-  CUDA_CHECK(cudaMemset(b.get(), 0, b.bytes()));
   CudaStream stream;
+  CUDA_CHECK(cudaMemsetAsync(a.get(), 0, a.bytes(), stream.get()));  // ordered before the passes (see above)
+  CUDA_CHECK(cudaMemsetAsync(b.get(), 0, b.bytes(), stream.get()));
   const TimingStats s = time_on_stream(
       [&](cudaStream_t st) {
         l2_ping_pong<<<(unsigned)(4 * sms), 512, 0, st>>>(a.get(), b.get(), n, passes);

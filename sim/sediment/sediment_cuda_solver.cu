@@ -29,6 +29,9 @@ class CudaSedSolver final : public CudaSedimentSolver {
       CUDA_CHECK(cudaMemset(h_[b].get(), 0, h_[b].bytes()));
       CUDA_CHECK(cudaMemset(s_[b].get(), 0, s_[b].bytes()));
     }
+    // The memsets run on the legacy stream, which the solver's non-blocking stream does
+    // not wait for: finish them before any step can read the fields.
+    CUDA_CHECK(cudaStreamSynchronize(nullptr));
     q_ = upload(std::vector<T>(pb.state.q_m2_s.begin(), pb.state.q_m2_s.end()));
     for (int q = 0; q < 4; ++q) s_in_[q] = T(pb.state.s_in[q]);
     const auto& reg = SedimentKernelRegistry::instance();
