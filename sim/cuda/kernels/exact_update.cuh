@@ -44,8 +44,9 @@
 // scales with the wave, not with the mean, and the mean only random-walks (about
 // 1e-3 of the peak over the same run). So every update that can run next to a
 // non-fixed wall sums differences (axis_shell_diff, pair_diff, quad_diff);
-// axis_shell_minus, one subtraction per shell, is kept for leggy radii >= 2,
-// which only run between fixed walls, where no mode is neutral.
+// axis_shell_minus, quad_minus and pair_minus, one subtraction per shell, serve
+// the leggy radii >= 2, which only run between fixed walls (scene/derive.cpp),
+// where no mode is neutral: there they cost 2-30% less than the differences.
 //
 // A shared reference. Kernels that accumulate many weighted values per output
 // (the dense cube of compact_tiled, the class sums of zsweep_box, which sweep
@@ -109,6 +110,22 @@ __device__ __forceinline__ T pair_diff(T a, T b, T u) {
 template <class T>
 __device__ __forceinline__ T quad_diff(T a, T b, T c, T d, T u) {
   return ((a - u) + (b - u)) + ((c - u) + (d - u));
+}
+
+// A pair of equal-weight points minus 2u, one subtraction: (a + b) is 2c exactly for
+// a constant and 2u is exact, so the result is 0 however it is contracted. For
+// leggy radii >= 2 (fixed walls only, see above).
+template <class T>
+__device__ __forceinline__ T pair_minus(T a, T b, T u) {
+  return (a + b) - (u + u);
+}
+
+// Two pairs of equal-weight points minus 4u, one subtraction: ((a + b) + (c + d)) is
+// 4c exactly for a constant and 4u is exact (a power of two), so the result is 0
+// whether or not the product is fused into the subtraction. Leggy radii >= 2 only.
+template <class T>
+__device__ __forceinline__ T quad_minus(T a, T b, T c, T d, T u) {
+  return ((a + b) + (c + d)) - T(4) * u;
 }
 
 // The 7-point update u^{n+1} = (2u - u^{n-1}) + w sum (u(x+p) - u), w = lambda^2 w_1.

@@ -33,6 +33,15 @@ namespace {
 constexpr int kPencilPoints = 8;  // points per thread along a long pencil (the article's 8-fold ILP)
 constexpr int kMaxThreads = 1024;
 
+// One leg pair of the pass, exactly 0 for a constant: two differences to the centre
+// for leggy:1, which runs next to non-fixed walls; (a + b) - 2u, one subtraction,
+// for M >= 2 (exact_update.cuh).
+template <int M, class T>
+__device__ __forceinline__ T leg_pair(T a, T b, T u) {
+  if constexpr (M == 1) return ex::pair_diff(a, b, u);
+  else return ex::pair_minus(a, b, u);
+}
+
 // x pass, sPencils tile: blockDim.y rows of a (blockDim.x + 2M)-long x segment.
 template <class T, int M>
 __global__ void __launch_bounds__(kMaxThreads) pencil_x(T* __restrict__ un, const T* __restrict__ uc, FieldLayout L,
@@ -55,7 +64,7 @@ __global__ void __launch_bounds__(kMaxThreads) pencil_x(T* __restrict__ un, cons
   const T u = srow[q];
   T acc = ex::leapfrog(u, *o);
 #pragma unroll
-  for (int m = 1; m <= M; ++m) acc = fma(c.w[m], ex::pair_diff(srow[q - m], srow[q + m], u), acc);
+  for (int m = 1; m <= M; ++m) acc = fma(c.w[m], leg_pair<M>(srow[q - m], srow[q + m], u), acc);
   *o = acc;
 }
 
@@ -90,7 +99,7 @@ __global__ void __launch_bounds__(kMaxThreads) pencil_long(T* __restrict__ un, c
     const T* q = s + (r + M) * bx + tx;
     T acc = T(0);
 #pragma unroll
-    for (int m = 1; m <= M; ++m) acc = fma(c.w[m], ex::pair_diff(q[-m * bx], q[m * bx], q[0]), acc);
+    for (int m = 1; m <= M; ++m) acc = fma(c.w[m], leg_pair<M>(q[-m * bx], q[m * bx], q[0]), acc);
     *o += acc;
   }
 }

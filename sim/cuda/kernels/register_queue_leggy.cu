@@ -136,12 +136,17 @@ __global__ void __launch_bounds__(kMaxThreads, sizeof(T) == 4 ? 2 : 1) register_
     __syncthreads();
     if (inside) {
       T acc = ex::leapfrog(cur, prev);
+      // Differences first for leggy:1, which runs next to non-fixed walls; one
+      // subtraction of round(6u) per shell for M >= 2 (exact_update.cuh).
+      const T six_u = ex::six_times(cur);
 #pragma unroll
-      for (int m = 1; m <= M; ++m)
-        acc = fma(c.w[m],
-                  ex::axis_shell_diff(tile[centre - m], tile[centre + m], tile[centre - m * tw], tile[centre + m * tw],
-                                       behind[m - 1], front[m - 1], cur),
-                  acc);
+      for (int m = 1; m <= M; ++m) {
+        const T xm = tile[centre - m], xp = tile[centre + m], ym = tile[centre - m * tw], yp = tile[centre + m * tw];
+        if constexpr (M == 1)
+          acc = fma(c.w[m], ex::axis_shell_diff(xm, xp, ym, yp, behind[m - 1], front[m - 1], cur), acc);
+        else
+          acc = fma(c.w[m], ex::axis_shell_minus(xm, xp, ym, yp, behind[m - 1], front[m - 1], six_u), acc);
+      }
       *out = acc;
     }
     out += plane;

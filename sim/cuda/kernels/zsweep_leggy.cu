@@ -2,7 +2,8 @@
 //
 // The update is written with differences, so that a constant field is a fixed
 // point bit for bit (exact_update.cuh):
-//   u^{n+1}(k) = 2u(k) - u^{n-1}(k) + sum_m w_m ([u(x±m) + u(y±m)] - 4u(k))   (x, y legs)
+//   u^{n+1}(k) = 2u(k) - u^{n-1}(k) + sum_m w_m ([u(x±m) + u(y±m)] - 4u(k))   (x, y legs;
+//                                      as four differences to u(k) for M = 1)
 //              + sum_m w_m ([u(k-m) - u(k)] + [u(k+m) - u(k)])                 (z legs).
 // A plane cannot form u(k±m) - u(k) for an output whose centre plane k it has
 // not seen yet, so the z legs go through the plane differences
@@ -122,8 +123,12 @@ __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_leggy_kernel(T* __rest
         const T v = col[o + M];
         T xy = v + v;
 #pragma unroll
-        for (int m = 1; m <= M; ++m)
-          xy = fma(c.w[m], ex::quad_diff(r[-m], r[m], col[o + M - m], col[o + M + m], v), xy);
+        for (int m = 1; m <= M; ++m) {
+          // Differences first for leggy:1, which runs next to non-fixed walls; one
+          // subtraction per shell for M >= 2 (exact_update.cuh).
+          if constexpr (M == 1) xy = fma(c.w[m], ex::quad_diff(r[-m], r[m], col[o + M - m], col[o + M + m], v), xy);
+          else xy = fma(c.w[m], ex::quad_minus(r[-m], r[m], col[o + M - m], col[o + M + m], v), xy);
+        }
         const T dz = v - v_prev[o];  // d(p): exactly 0 for a constant
         v_prev[o] = v;
         Q[(M + u) % D][o] += xy;
