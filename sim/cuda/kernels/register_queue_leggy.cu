@@ -15,6 +15,8 @@
 // (clamped to the halo ring, which always exists) and take part in the barriers,
 // but never write. Small grids have their z range cut into chunks so every SM
 // has blocks; each chunk primes its queues with M planes below and above.
+#include <string>
+
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/bigstencil_launch.hpp"
@@ -154,16 +156,36 @@ __global__ void __launch_bounds__(kMaxThreads, sizeof(T) == 4 ? 2 : 1) register_
   }
 }
 
+// The default block per precision and radius, the fastest of nine measured on the
+// H100 (1e9 points, docs/benchmarks.md, "zsweep_leggy and regqueue_leggy"): flat
+// blocks for the short radii (fewer halo rows per output: double leggy:1-2 at 64x2
+// +11-13% over FDTD3d's 32x16), FDTD3d's tile from M = 5 on.
+BlockShape regqueue_block_for(const Stencil& s, Precision p) {
+  if (!supports_leggy_1_to_8(s)) return {32, 16, 1};
+  const int M = s.radius;
+  if (p == Precision::Double) return M <= 2 ? BlockShape{64, 2, 1} : BlockShape{32, 16, 1};
+  if (M <= 2) return {32, 2, 1};
+  if (M == 3) return {32, 4, 1};
+  if (M == 4 || M == 8) return {32, 8, 1};
+  return {32, 16, 1};
+}
+
+// "" when every thread loads at most two halo rows and columns (2 bx >= M, 2 by >= M).
+std::string regqueue_block_error(const Stencil& s, Precision, const BlockShape& b) {
+  const int M = s.radius;
+  if (2 * b.x >= M && 2 * b.y >= M) return "";
+  return "block " + std::to_string(b.x) + "x" + std::to_string(b.y) + " is too small for M = " + std::to_string(M) +
+         "; each side must be at least M/2 (each thread loads at most two halo rows)";
+}
+
 template <class T>
 void launch_register_queue(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
   const char* name = "register queue (leggy)";
   const LeggyCoeffs<T> c = leggy_coeffs(a, name);
   const BlockShape b{o.block.x, o.block.y, 1};
   big::check_halo_and_block(a.layout, a.stencil->radius, b, name, kMaxThreads);
-  if (2 * b.x < a.stencil->radius || 2 * b.y < a.stencil->radius)
-    throw std::invalid_argument(std::string(name) + ": block " + std::to_string(b.x) + "x" + std::to_string(b.y) +
-                                " is too small for M = " + std::to_string(a.stencil->radius) +
-                                "; each side must be at least M/2 (each thread loads at most two halo rows)");
+  const std::string why = regqueue_block_error(*a.stencil, Precision::Float, b);
+  if (!why.empty()) throw std::invalid_argument(std::string(name) + ": " + why);
   const dim3 block(b.x, b.y, 1);
   dispatch_leggy_radius(a.stencil->radius, name, [&](auto mc) {
     constexpr int M = decltype(mc)::value;
@@ -192,6 +214,8 @@ void register_regqueue_leggy_kernels(KernelRegistry& r) {
   v.stencils = "leggy:1..8";
   v.supports = supports_leggy_1_to_8;
   v.default_block = {32, 16, 1};  // FDTD3d's tile
+  v.block_for = regqueue_block_for;
+  v.block_error = regqueue_block_error;
   v.block_uses_z = false;
   v.has_readonly_toggle = true;
   v.launch_float = launch_register_queue<float>;

@@ -48,6 +48,43 @@ constexpr int leggy_ny() {
   return sizeof(T) == 4 || M <= 4 ? 4 : 2;
 }
 
+// The register cap (0: the launch bound's 255) and the default block per precision
+// and radius, the fastest of 15-30 (cap, block) pairs measured on the H100 (1e9
+// points, docs/benchmarks.md, "zsweep_leggy and regqueue_leggy"). Without a cap
+// ptxas gives the radii >= 3 166-227 registers, two or three 128-thread blocks per
+// SM; capped at 168 or 128 they do not spill (but float M = 8, 24 bytes at 168)
+// and run up to 3.5 times the warps: +5% to +58% over the uncapped form.
+struct SweepTuning {
+  int cap, bx, by;
+};
+
+template <class T, int M>
+constexpr SweepTuning sweep_tuning() {
+  constexpr SweepTuning f[kKernelMaxLeggyM + 1] = {{}, {0, 32, 8}, {0, 64, 2}, {168, 64, 4}, {128, 64, 4},
+                                                   {128, 64, 4}, {128, 32, 8}, {168, 64, 2}, {168, 64, 2}};
+  constexpr SweepTuning d[kKernelMaxLeggyM + 1] = {{}, {0, 128, 2}, {0, 32, 8}, {168, 64, 4}, {168, 32, 4},
+                                                   {128, 32, 8}, {128, 32, 8}, {128, 32, 8}, {128, 32, 8}};
+  return sizeof(T) == 4 ? f[M] : d[M];
+}
+
+BlockShape zsweep_leggy_block_for(const Stencil& s, Precision p) {
+  BlockShape b{32, 4, 1};
+  if (!supports_leggy_1_to_8(s)) return b;
+  dispatch_leggy_radius(s.radius, "zsweep_leggy", [&](auto mc) {
+    constexpr int M = decltype(mc)::value;
+    const SweepTuning t = p == Precision::Float ? sweep_tuning<float, M>() : sweep_tuning<double, M>();
+    b = BlockShape{t.bx, t.by, 1};
+  });
+  return b;
+}
+
+// "" when the block fits the kernel's launch bound (zs::kMaxThreads threads).
+std::string zsweep_leggy_block_error(const Stencil&, Precision, const BlockShape& b) {
+  if (b.x >= 1 && b.y >= 1 && b.threads() <= zs::kMaxThreads) return "";
+  return "block " + std::to_string(b.x) + "x" + std::to_string(b.y) + " has " + std::to_string(b.threads()) +
+         " threads; zsweep_leggy allows at most " + std::to_string(zs::kMaxThreads);
+}
+
 // The weights of the plane differences: W[j] = lambda^2 (beta_j + ... + beta_M), j = 1..M.
 template <class T>
 struct ZTails {
@@ -66,9 +103,8 @@ ZTails<T> z_tails(const StepArgs<T>& a) {
 }
 
 template <class T, int M, int NY>
-__global__ void __launch_bounds__(zs::kMaxThreads) zsweep_leggy_kernel(T* __restrict__ un, const T* __restrict__ uc,
-                                                                        FieldLayout L, LeggyCoeffs<T> c, ZTails<T> zt,
-                                                                        int z_planes) {
+__device__ __forceinline__ void zsweep_leggy_body(T* __restrict__ un, const T* __restrict__ uc, const FieldLayout& L,
+                                                  const LeggyCoeffs<T>& c, const ZTails<T>& zt, int z_planes) {
   constexpr int D = 2 * M + 1;  // queue length
   constexpr int S = zs::kStages;
   zs::Sweep<T> sw;
@@ -153,6 +189,19 @@ __global__ void __launch_bounds__(zs::kMaxThreads) zsweep_leggy_kernel(T* __rest
   __pipeline_wait_prior(0);  // no copy may still target shared memory when the block exits
 }
 
+template <class T, int M, int NY>
+__global__ void __launch_bounds__(zs::kMaxThreads) zsweep_leggy_kernel(T* __restrict__ un, const T* __restrict__ uc,
+                                                                        FieldLayout L, LeggyCoeffs<T> c, ZTails<T> zt,
+                                                                        int z_planes) {
+  zsweep_leggy_body<T, M, NY>(un, uc, L, c, zt, z_planes);
+}
+
+template <class T, int M, int NY, int CAP>
+__global__ void __maxnreg__(CAP) zsweep_leggy_capped(T* __restrict__ un, const T* __restrict__ uc, FieldLayout L,
+                                                     LeggyCoeffs<T> c, ZTails<T> zt, int z_planes) {
+  zsweep_leggy_body<T, M, NY>(un, uc, L, c, zt, z_planes);
+}
+
 template <class T>
 void launch_zsweep_leggy(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
   const char* name = "zsweep_leggy (forward z sweep, leggy)";
@@ -167,8 +216,14 @@ void launch_zsweep_leggy(const StepArgs<T>& a, const LaunchOptions& o, cudaStrea
     const int planes = zs::chunk_planes(L.nz, gx * gy, std::max(16, 4 * M));
     const dim3 grid = big::grid3(gx, gy, big::cdiv(L.nz, planes), name);
     const size_t smem = zs::sweep_smem_bytes(sizeof(T), b.x, b.y, NY, M);
-    big::set_dynamic_smem(zsweep_leggy_kernel<T, M, NY>, smem, name);
-    zsweep_leggy_kernel<T, M, NY><<<grid, dim3(b.x, b.y, 1), smem, stream>>>(a.u_next, a.u_cur, L, c, z_tails(a), planes);
+    constexpr int CAP = sweep_tuning<T, M>().cap;
+    if constexpr (CAP != 0) {
+      big::set_dynamic_smem(zsweep_leggy_capped<T, M, NY, CAP>, smem, name);
+      zsweep_leggy_capped<T, M, NY, CAP><<<grid, dim3(b.x, b.y, 1), smem, stream>>>(a.u_next, a.u_cur, L, c, z_tails(a), planes);
+    } else {
+      big::set_dynamic_smem(zsweep_leggy_kernel<T, M, NY>, smem, name);
+      zsweep_leggy_kernel<T, M, NY><<<grid, dim3(b.x, b.y, 1), smem, stream>>>(a.u_next, a.u_cur, L, c, z_tails(a), planes);
+    }
   });
   CUDA_CHECK_LAUNCH();
 }
@@ -183,6 +238,8 @@ void register_zsweep_leggy_kernels(KernelRegistry& r) {
   v.stencils = "leggy:1..8";
   v.supports = supports_leggy_1_to_8;
   v.default_block = {32, 4, 1};
+  v.block_for = zsweep_leggy_block_for;
+  v.block_error = zsweep_leggy_block_error;
   v.block_uses_z = false;
   v.has_readonly_toggle = false;
   v.launch_float = launch_zsweep_leggy<float>;

@@ -137,10 +137,11 @@ void launch_zvec_leggy(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_
     const dim3 grid = big::grid3(gx, gy, big::cdiv(L.nz, planes), name);
     // Two 256-thread blocks per SM: at most 128 registers per thread (the M = 8
     // queue needs them; a third block's 85 spilled and ran slower at every M >= 3).
-    // Double at M = 8 spills at 128 with the exact update's extra subtraction per
-    // leg: one block per SM with the registers it wants (222) measured 53.3 Gpts/s
-    // against 41.6 (H100, 1e9 points; float at one block: 85.6 against 116.1).
-    constexpr int minb = sizeof(T) == 8 && M == 8 ? 1 : 2;
+    // Double from M = 5 on runs one block per SM with the registers it wants (up to
+    // 222; at 128 the exact update's extra subtraction per leg spills at M = 8):
+    // M = 5..8 measured +3%, +7%, +12%, +28% over two blocks (H100, 1e9 points,
+    // docs/benchmarks.md); float at one block lost 27% at M = 8.
+    constexpr int minb = sizeof(T) == 8 && M >= 5 ? 1 : 2;
     zvec_leggy_kernel<T, M, N, minb><<<grid, dim3(b.x, b.y, 1), 0, stream>>>(a.u_next, a.u_cur, L, c, planes);
   });
   CUDA_CHECK_LAUNCH();
