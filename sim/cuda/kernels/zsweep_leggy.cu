@@ -52,15 +52,17 @@ constexpr int leggy_ny() {
 // and radius, the fastest of 15-30 (cap, block) pairs measured on the H100 (1e9
 // points, docs/benchmarks.md, "zsweep_leggy and regqueue_leggy"). Without a cap
 // ptxas gives the radii >= 3 166-227 registers, two or three 128-thread blocks per
-// SM; capped at 168 or 128 they do not spill (but float M = 8, 24 bytes at 168)
-// and run up to 3.5 times the warps: +5% to +58% over the uncapped form.
+// SM. Capped at 168 or 128 they run up to 3.5 times the warps, and that pays even
+// where the cap spills a few values to L1 (double M = 7 and 8, 32 and 80 bytes at
+// 128; float M = 6 and 8, 40 and 24 bytes): +5% to +58% over the uncapped form
+// (float M = 2 at 64 registers: +9% at 32x8).
 struct SweepTuning {
   int cap, bx, by;
 };
 
 template <class T, int M>
 constexpr SweepTuning sweep_tuning() {
-  constexpr SweepTuning f[kKernelMaxLeggyM + 1] = {{}, {0, 32, 8}, {0, 64, 2}, {168, 64, 4}, {128, 64, 4},
+  constexpr SweepTuning f[kKernelMaxLeggyM + 1] = {{}, {0, 32, 8}, {64, 32, 8}, {168, 64, 4}, {128, 64, 4},
                                                    {128, 64, 4}, {128, 32, 8}, {168, 64, 2}, {168, 64, 2}};
   constexpr SweepTuning d[kKernelMaxLeggyM + 1] = {{}, {0, 128, 2}, {0, 32, 8}, {168, 64, 4}, {168, 32, 4},
                                                    {128, 32, 8}, {128, 32, 8}, {128, 32, 8}, {128, 32, 8}};
