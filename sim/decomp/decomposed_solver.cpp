@@ -1,6 +1,7 @@
 #include "decomp/decomposed_solver.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <functional>
 #include <cstring>
@@ -139,12 +140,17 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     if (queued_) {
       for (auto& l : locals_) {
         CUDA_CHECK(cudaSetDevice(l.device));
-        slab_done_.push_back(std::make_unique<CudaEvent>());
+        slab_done_.push_back({std::make_unique<CudaEvent>(), std::make_unique<CudaEvent>()});
       }
-      for (int q = 0; q < per; ++q) {
-        CUDA_CHECK(cudaSetDevice(part_device_[q]));
-        part_copied_.push_back(std::make_unique<CudaEvent>());
-      }
+      halo_copied_.resize(locals_.size());
+      // The edge slabs on high-priority streams: their blocks start as soon as their
+      // halos arrive instead of queueing behind the inner slab's, so their planes go out
+      // early in the inner slab's update.
+      for (auto& l : locals_)
+        if (l.edge) {
+          CUDA_CHECK(cudaSetDevice(l.device));
+          l.cuda->use_high_priority_stream();
+        }
     }
     // One thread per part when the parts are distinct GPUs. The CPU backend's slabs share
     // the cores through OpenMP inside each update, and slabs sharing a GPU (the test
@@ -173,6 +179,15 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       }
       remote_.push_back(std::move(r));
     }
+    // A halo side's event lives on the device of the copy stream that fills it: that of
+    // the neighbouring slab's part.
+    for (const Cut& c : cuts_)
+      if (queued_) {
+        CUDA_CHECK(cudaSetDevice(locals_[c.below].device));
+        halo_copied_[c.above][0] = std::make_unique<CudaEvent>();
+        CUDA_CHECK(cudaSetDevice(locals_[c.above].device));
+        halo_copied_[c.below][1] = std::make_unique<CudaEvent>();
+      }
   }
 
   std::string backend() const override { return locals_.front().solver->backend(); }
@@ -422,10 +437,15 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     CUDA_CHECK(cudaSetDevice(a.device));
     const cudaStream_t cs = copy_streams_[locals_[from].part]->get();
     if (queued_) {
-      CUDA_CHECK(cudaStreamWaitEvent(cs, slab_done_[from]->get(), 0));
-      CUDA_CHECK(cudaStreamWaitEvent(cs, slab_done_[to]->get(), 0));
+      // The planes are those `from` wrote this step; the halo is that of the level
+      // `to` wrote this step, whose halo `to`'s update of the step before read (as
+      // its u^n): those two updates, nothing else (this step's update of `to` reads
+      // that level's interior only).
+      CUDA_CHECK(cudaStreamWaitEvent(cs, slab_done_[from][parity_]->get(), 0));
+      CUDA_CHECK(cudaStreamWaitEvent(cs, slab_done_[to][1 - parity_]->get(), 0));
     }
     CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.device, src, a.device, bytes, cs));
+    if (queued_) halo_copied_[to][up ? 0 : 1]->record(cs);
   }
 
   void wait_copies(int part) {
@@ -443,9 +463,11 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   // A copy into a neighbour's halo after 1 only touches the halo of its u^{n+1}, which
   // no update of this step reads, so it may run alongside 3.
   // Queued (queued_): nothing waits on the host. A slab's update waits for the copies of
-  // the previous step into its halo (part_copied_); a copy waits for the update that wrote
-  // its planes and for the last queued update of the slab it writes into, which read the
-  // halo it overwrites (slab_done_).
+  // the previous step into its own two halos (halo_copied_), so the inner slab of a GPU
+  // runs step after step without waiting for the edges' copies, and its edge slab's
+  // update and copies slot in beside it; a copy waits for the update that wrote its
+  // planes and for the update before it of the slab it writes into (slab_done_, one
+  // event per step parity).
   void one_step() {
     for_parts([&](int p) {
       for (auto& l : locals_)
@@ -457,15 +479,11 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       for (auto& l : locals_)
         if (l.part == p && !l.edge) step_slab(l);
       if (exchange_) copy_within_part(p);
-      if (queued_) {
-        CUDA_CHECK(cudaSetDevice(part_device_[p]));
-        part_copied_[p]->record(copy_streams_[p]->get());
-      } else {
-        wait_copies(p);
-      }
+      if (!queued_) wait_copies(p);
     });
     if (exchange_) finish_remote();
     ++steps_since_take_;
+    parity_ = 1 - parity_;
   }
 
   void step_slab(LocalSlab& l) {
@@ -474,9 +492,10 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       l.solver->advance(1);
       return;
     }
-    for (const auto& e : part_copied_) CUDA_CHECK(cudaStreamWaitEvent(l.cuda->stream(), e->get(), 0));
+    for (const auto& e : halo_copied_[index_of(l)])
+      if (e) CUDA_CHECK(cudaStreamWaitEvent(l.cuda->stream(), e->get(), 0));
     l.cuda->advance_queued(1);
-    slab_done_[index_of(l)]->record(l.cuda->stream());
+    slab_done_[index_of(l)][parity_]->record(l.cuda->stream());
   }
 
   int index_of(const LocalSlab& l) const { return (int)(&l - locals_.data()); }
@@ -592,8 +611,12 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   std::vector<int> part_device_;
   std::vector<std::unique_ptr<CudaStream>> copy_streams_;
   bool queued_ = false;                                 // one_step's queued order
-  std::vector<std::unique_ptr<CudaEvent>> slab_done_;   // per local slab: its last queued update
-  std::vector<std::unique_ptr<CudaEvent>> part_copied_; // per part: the copies of its last step
+  // Per local slab: its queued updates of even and odd steps (parity_ this step's).
+  std::vector<std::array<std::unique_ptr<CudaEvent>, 2>> slab_done_;
+  // Per local slab: the last copy into its halo below [0] and above [1] (null: no local
+  // neighbour there).
+  std::vector<std::array<std::unique_ptr<CudaEvent>, 2>> halo_copied_;
+  int parity_ = 0;
   std::unique_ptr<SlabWorkers> workers_;
   std::vector<Cut> cuts_;
   std::vector<RemoteCut> remote_;
