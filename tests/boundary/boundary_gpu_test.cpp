@@ -30,8 +30,9 @@ void compare_all(double tol) {
     for (int64_t q : plan.solid) a[q] = b[q] = 0;
     cpu->write_state(a, b, 0);
     gpu->write_state(a, b, 0);
-    cpu->advance(300);
-    gpu->advance(300);
+    const int steps = (int)::ws::testing::long_run_steps(300);
+    cpu->advance(steps);
+    gpu->advance(steps);
     std::vector<double> x, xp, y, yp;
     cpu->read_state(x, xp);
     gpu->read_state(y, yp);

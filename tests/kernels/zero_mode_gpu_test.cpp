@@ -56,9 +56,11 @@ namespace {
 
 constexpr double kConstants[] = {0.7316, -123.456};
 constexpr int kGraphSteps = 1000;  // launches per graph: even, so the two grids are back in their roles
-constexpr int kReplays = 100;      // 1 + 100 x 1000 steps
-constexpr int kDenseReplays = 10;  // 1 + 10 x 1000 for the dense large-radius cases
-constexpr int kSolverSteps = 100000;
+// Under compute-sanitizer (WS_TEST_MAX_STEPS, long_run_steps) one replay and a short
+// solver run: the same graphs and launches, the same bit-for-bit check.
+const int kReplays = (int)std::max(1LL, ::ws::testing::long_run_steps(100LL * kGraphSteps) / kGraphSteps);  // 1 + 100 x 1000 steps
+const int kDenseReplays = (int)std::max(1LL, ::ws::testing::long_run_steps(10LL * kGraphSteps) / kGraphSteps);  // 1 + 10 x 1000 (dense)
+const int kSolverSteps = (int)::ws::testing::long_run_steps(100000);
 constexpr int kZeroHaloSteps = 4;
 constexpr int kNx = 13, kNy = 11, kNz = 9;
 constexpr double kFractionOfLimit = 0.9;
