@@ -55,9 +55,11 @@ namespace ws {
 namespace {
 
 constexpr double kConstants[] = {0.7316, -123.456};
-constexpr int kGraphSteps = 1000;  // launches per graph: even, so the two grids are back in their roles
-// Under compute-sanitizer (WS_TEST_MAX_STEPS, long_run_steps) one replay and a short
-// solver run: the same graphs and launches, the same bit-for-bit check.
+// Launches per graph: even, so the two grids are back in their roles; 1000, or the
+// even part of WS_TEST_MAX_STEPS (at least 2) under compute-sanitizer.
+const int kGraphSteps = std::max(2, (int)::ws::testing::long_run_steps(1000) / 2 * 2);
+// Under compute-sanitizer (WS_TEST_MAX_STEPS, long_run_steps) one replay of a short graph
+// and a short solver run: the same kernels and launches, the same bit-for-bit check.
 const int kReplays = (int)std::max(1LL, ::ws::testing::long_run_steps(100LL * kGraphSteps) / kGraphSteps);  // 1 + 100 x 1000 steps
 const int kDenseReplays = (int)std::max(1LL, ::ws::testing::long_run_steps(10LL * kGraphSteps) / kGraphSteps);  // 1 + 10 x 1000 (dense)
 const int kSolverSteps = (int)::ws::testing::long_run_steps(100000);
