@@ -63,10 +63,6 @@ class CudaSolver final : public CudaWaveSolver {
   const KernelVariant& kernel() const override { return *variant_; }
   const LaunchOptions& launch_options() const override { return options_; }
   void synchronize() override { CUDA_CHECK(cudaStreamSynchronize(stream_.get())); }
-  void use_high_priority_stream() override {
-    synchronize();
-    stream_.make_high_priority();
-  }
 
   void set_kernel(const std::string& id, const LaunchOptions& o) override {
     const KernelVariant& v = KernelRegistry::instance().at(id);

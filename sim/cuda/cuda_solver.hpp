@@ -50,10 +50,6 @@ class CudaWaveSolver : public WaveSolver {
   // buffer) fetches them, and metrics() are not updated. For callers that order the
   // stream by events themselves (the decomposed solver's slabs).
   virtual void advance_queued(int steps) = 0;
-  // Moves the solver onto a stream of the device's highest priority (on its current
-  // device), after finishing its queued work: a decomposed solver's edge slabs, whose
-  // update and halo copies the rest of the GPU's work should not delay.
-  virtual void use_high_priority_stream() = 0;
 };
 
 // kernel_id empty: the first registered variant that supports the stencil.

@@ -91,17 +91,6 @@ class CudaStream {
   CudaStream(const CudaStream&) = delete;
   CudaStream& operator=(const CudaStream&) = delete;
   cudaStream_t get() const { return s_; }
-  // A new stream of the device's highest priority in place of this one (whose work must
-  // be done): the block scheduler starts its kernels' blocks before those of
-  // normal-priority streams still waiting for an SM.
-  void make_high_priority() {
-    int least = 0, greatest = 0;
-    CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    cudaStream_t s = nullptr;
-    CUDA_CHECK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest));
-    if (s_) cudaStreamDestroy(s_);
-    s_ = s;
-  }
 
  private:
   cudaStream_t s_ = nullptr;

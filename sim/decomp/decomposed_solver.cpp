@@ -143,14 +143,6 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
         slab_done_.push_back({std::make_unique<CudaEvent>(), std::make_unique<CudaEvent>()});
       }
       halo_copied_.resize(locals_.size());
-      // The edge slabs on high-priority streams: their blocks start as soon as their
-      // halos arrive instead of queueing behind the inner slab's, so their planes go out
-      // early in the inner slab's update.
-      for (auto& l : locals_)
-        if (l.edge) {
-          CUDA_CHECK(cudaSetDevice(l.device));
-          l.cuda->use_high_priority_stream();
-        }
     }
     // One thread per part when the parts are distinct GPUs. The CPU backend's slabs share
     // the cores through OpenMP inside each update, and slabs sharing a GPU (the test
