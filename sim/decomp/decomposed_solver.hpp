@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "decomp/slab_comm.hpp"
+#include "decomp/slab_kernel.hpp"
 #include "wave/wave_solver.hpp"
 
 namespace ws {
@@ -35,22 +36,6 @@ struct DecompOptions {
 std::unique_ptr<WaveSolver> make_decomposed_solver(const DecompOptions& options, Precision precision,
                                                    const Stencil& stencil, int nx, int ny, int nz, double courant,
                                                    double dt_s);
-
-// Whether a CUDA kernel reads the halo planes from memory. A kernel that takes the
-// halo from elsewhere (ztma_leggy: the tensor memory accelerator's zero fill past
-// the interior) would see zeros instead of the neighbouring slab.
-bool kernel_reads_halo(const std::string& kernel_id);
-// Whether a kernel's arithmetic depends on where its z chunks start (zsweep_box and
-// compact_tiled shift the field by a reference value read at the start of each chunk,
-// sim/cuda/kernels/exact_update.cuh): on slabs the chunks start elsewhere, so the
-// answer would differ from one grid's in the last bits. Such kernels are refused.
-bool kernel_sums_follow_z_chunks(const std::string& kernel_id);
-// The kernel a slab runs: `requested` when it can (std::invalid_argument with the
-// alternatives otherwise), else the first registered one that supports the stencil and
-// precision and can. `several_devices` (the slabs of this process sit on more than one
-// GPU) no longer narrows the choice: the kernels' constant tables are uploaded per device.
-std::string slab_kernel(const Stencil& stencil, Precision precision, const std::string& requested,
-                        bool several_devices = false);
 
 // What the scaling benchmark asks of a decomposed solver (decomp_probe: null for
 // another solver).

@@ -33,4 +33,9 @@ struct SlabField {
 // decomposed solver on its copy streams (cudaMemcpyPeerAsync).
 void copy_planes(void* dst, int dst_device, const void* src, int src_device, size_t bytes);
 
+// Peer access between every pair of these devices that supports it (NVLink or PCIe),
+// so that cudaMemcpyPeerAsync between their slabs goes device to device; a pair
+// without it still copies, through the host. Leaves another device current.
+void enable_peer_access(const std::vector<int>& devices);
+
 }  // namespace ws
