@@ -10,7 +10,9 @@
 // the same slabs; the slices gathered through the host as in `render --gpus`).
 #include <glad/gl.h>
 
+#include <chrono>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 
@@ -42,6 +44,7 @@ struct RealtimeOptions {
   std::string kernel = "auto";
   std::string display = "off";
   std::string graph = "both";
+  std::string overlap = "on";
   std::string precision;
   double rate_hz = 0.0;
   int reps = 5;
@@ -62,7 +65,22 @@ struct Display {
   render::RoomGeometry room;
   render::SlicePositions pos;
 
-  void frame(WaveModel& m) {
+  // Host time spent in capture() and draw() (and how many), over the whole benchmark:
+  // where a frame's display cost lands on the host.
+  double capture_s = 0.0, draw_s = 0.0;
+  long long captures = 0, draws = 0;
+  struct HostTimer {
+    double& total;
+    long long& count;
+    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+    ~HostTimer() {
+      total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ++count;
+    }
+  };
+
+  void capture(WaveModel& m) {
+    HostTimer timer{capture_s, captures};
     if (!slices) {
       room = render::make_room_geometry(m.scene(), m.grid());
       camera.reset(room.extent_m);
@@ -74,6 +92,10 @@ struct Display {
     // On slabs the field is gathered through the host (as `render --gpus`).
     slices->update(m.solver().slice_field(pos.i, pos.j, pos.k), pos, m.cuda() ? m.cuda()->stream() : nullptr);
     scale.observe(slices->max_abs_latest());  // as the GUI: no wait for the device
+  }
+
+  void draw() {
+    HostTimer timer{draw_s, draws};
     renderer.draw_3d(view_3d, camera, *slices, room, scale, {}, obstacles.get());
     renderer.draw_2d(view_2d, render::SliceAxis::XY, *slices, room, scale);
     present();
@@ -127,7 +149,11 @@ int run_realtime(const RealtimeOptions& o) {
     cfg.reps = o.reps;
     cfg.graph_modes = modes(o.graph);
     cfg.display_modes = modes(o.display);
-    if (o.display != "off") cfg.draw_frame = [](WaveModel&) {};  // replaced below, once GL is up
+    cfg.overlap = o.overlap == "on";
+    if (o.display != "off") {  // replaced below, once GL is up
+      cfg.capture_frame = [](WaveModel&) {};
+      cfg.draw_frame = [] {};
+    }
     bench::validate_realtime_config(cfg);
   } catch (const std::exception& e) {
     std::cerr << "wavescope bench realtime: " << e.what() << "\n";
@@ -159,7 +185,8 @@ int run_realtime(const RealtimeOptions& o) {
     if (o.display != "off") {
       egl = std::make_unique<render::EglContext>();
       display = std::make_shared<Display>();
-      cfg.draw_frame = [display](WaveModel& m) { display->frame(m); };
+      cfg.capture_frame = [display](WaveModel& m) { display->capture(m); };
+      cfg.draw_frame = [display] { display->draw(); };
       cfg.finish_display = [display] { display->finish(); };
       cfg.display_note = "EGL " + egl->renderer() + (egl->device().matches_cuda ? " (the CUDA device)" : "") +
                          "; 3-D view 1280x720 and 2-D view 460x380 per frame, slices through " +
@@ -167,6 +194,10 @@ int run_realtime(const RealtimeOptions& o) {
     }
     const auto result = bench::run_realtime_bench(cfg, std::cerr);
     bench::print_realtime_table(result, std::cout);
+    if (display && display->captures > 0 && display->draws > 0)
+      std::cout << "  display host time per frame (all modes): capture " << std::fixed << std::setprecision(3)
+                << display->capture_s / display->captures * 1e3 << " ms, draw and present "
+                << display->draw_s / display->draws * 1e3 << " ms\n" << std::defaultfloat;
     if (display && display->slices && display->slices->mode() != render::SliceUploadMode::Interop)
       std::cout << "  display: slices " << render::to_string(display->slices->mode()) << " ("
                 << display->slices->interop_note() << ")\n";
@@ -205,6 +236,11 @@ void add_bench_realtime(CLI::App& bench) {
       ->capture_default_str();
   c->add_option("--graph", o->graph, "the step graph (one launch per run of steps): on, off or both")
       ->check(CLI::IsMember({"on", "off", "both"}))
+      ->capture_default_str();
+  c->add_option("--overlap", o->overlap,
+                "on: the GUI's frame loop (a frame's steps queued before it draws); off: each frame drawn after "
+                "its steps finished (for comparison)")
+      ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   c->add_option("--rate-hz", o->rate_hz, "override the scene's sample_rate_hz (the grid follows)")
       ->check(CLI::Range(100.0, 1e7));

@@ -118,36 +118,51 @@ int steps_this_frame(GuiContext& ctx, bool& paced) {
 
 }  // namespace
 
-void advance_frame(GuiContext& ctx, const std::vector<PanelSection>& sections) {
+void finish_frame(GuiContext& ctx, const std::vector<PanelSection>& sections) {
   RunControls& r = ctx.run;
-  if (r.running) {
-    bool paced = false;
-    const int steps = steps_this_frame(ctx, paced);
-    if (steps > 0) {
-      try {
-        ctx.view->advance(steps);
-      } catch (const BlowUpError& e) {
-        ctx.blowup = e.what();
-        r.running = false;
-      }
-      const ModelMetrics met = ctx.view->metrics();
-      ctx.timing.steps_per_s.push((float)met.steps_per_s);
-      ctx.timing.gpoints_per_s.push((float)met.gpoints_per_s);
-      ctx.timing.achieved_gbs.push((float)met.achieved_gbs);
-      if (met.gflops >= 0) ctx.timing.gflops.push((float)met.gflops);
-      if (met.gpoints_per_s > 0) ctx.variant_gpoints[ctx.view->variant_key()] = met.gpoints_per_s;
-      // Budgeted mode: aim the next frame's simulation time at the budget, moving
-      // half-way there each frame (steps/s fluctuates; this keeps the choice steady).
-      if (!paced && r.auto_steps && met.steps_per_s > 0) {
-        const double want = met.steps_per_s * r.sim_budget_ms * 1e-3;
-        const double next = 0.5 * r.steps_per_frame + 0.5 * want;
-        r.steps_per_frame = std::clamp((int)std::lround(next), 1, r.max_steps_per_frame);
-      }
+  if (ctx.advance_queued) {
+    ctx.advance_queued = false;
+    try {
+      ctx.view->finish_advance();
+    } catch (const BlowUpError& e) {
+      ctx.blowup = e.what();
+      r.running = false;
+    }
+    const ModelMetrics met = ctx.view->metrics();
+    ctx.timing.steps_per_s.push((float)met.steps_per_s);
+    ctx.timing.gpoints_per_s.push((float)met.gpoints_per_s);
+    ctx.timing.achieved_gbs.push((float)met.achieved_gbs);
+    if (met.gflops >= 0) ctx.timing.gflops.push((float)met.gflops);
+    if (met.gpoints_per_s > 0) ctx.variant_gpoints[ctx.view->variant_key()] = met.gpoints_per_s;
+    // Budgeted mode: aim the next frame's simulation time at the budget, moving
+    // half-way there each frame (steps/s fluctuates; this keeps the choice steady).
+    if (!ctx.advance_paced && r.auto_steps && met.steps_per_s > 0) {
+      const double want = met.steps_per_s * r.sim_budget_ms * 1e-3;
+      const double next = 0.5 * r.steps_per_frame + 0.5 * want;
+      r.steps_per_frame = std::clamp((int)std::lround(next), 1, r.max_steps_per_frame);
     }
   }
   for (const auto& s : sections)
     if (s.after_advance && s.applies_to(ctx)) s.after_advance(ctx);
+}
+
+void advance_frame(GuiContext& ctx) {
+  // The views take the field the last finished steps left, queued on the solver's
+  // stream ahead of this frame's steps; the frame then draws them while those run.
   ctx.view->refresh(ctx);
+  RunControls& r = ctx.run;
+  if (!r.running) return;
+  bool paced = false;
+  const int steps = steps_this_frame(ctx, paced);
+  if (steps <= 0) return;
+  ctx.advance_paced = paced;
+  ctx.advance_queued = true;
+  try {
+    ctx.view->advance_async(steps);
+  } catch (const BlowUpError& e) {  // the models that advance at once
+    ctx.blowup = e.what();
+    r.running = false;
+  }
 }
 
 }  // namespace ws::gui

@@ -89,6 +89,8 @@ struct GuiContext {
   std::string blowup;            // set when the run blew up and paused
 
   RunControls run;
+  bool advance_queued = false;  // advance_frame queued steps that finish_frame has not waited for
+  bool advance_paced = false;   // ... and the audio clock chose their number
   PendingChanges pending;
   render::SlicePositions slice_pos;
   render::SliceAxis view_2d = render::SliceAxis::XY;

@@ -196,8 +196,9 @@ int run_gui(const std::string& scene_path, const std::string& backend, const Dec
     }
     ctx.hover = {};
     gui::handle_keyboard(ctx);
-    gui::apply_pending(ctx);  // frame boundary: the panels' requests from the last frame
-    gui::advance_frame(ctx, sections);
+    gui::finish_frame(ctx, sections);  // the steps the last frame queued
+    gui::apply_pending(ctx);           // frame boundary: the panels' requests from the last frame
+    gui::advance_frame(ctx);           // this frame's steps run while it draws
     gui::handle_mouse_3d(ctx, fb_w, fb_h);
     gui::draw_3d_view(ctx, views, fb_w, fb_h);
     gui::draw_2d_window(ctx, views);
@@ -214,6 +215,7 @@ int run_gui(const std::string& scene_path, const std::string& backend, const Dec
     if (frame == 1 && !script.kernel.empty()) ctx.pending.kernel = std::make_pair(script.kernel, LaunchOptions{});
     gui::soak_step(ctx, soak, frame);
     if (script.frames >= 0 && frame >= script.frames) {
+      gui::finish_frame(ctx, sections);  // what the exit prints includes this frame's steps
       if (!ctx.scene_error.empty()) std::cerr << "wavescope: scene loader: " << ctx.scene_error << "\n";
       if (!ctx.blowup.empty()) std::cerr << "wavescope: " << ctx.blowup << "\n";
       if (!ctx.action_error.empty()) std::cerr << "wavescope: " << ctx.action_error << "\n";
@@ -229,10 +231,10 @@ int run_gui(const std::string& scene_path, const std::string& backend, const Dec
       if (!script.screenshot.empty()) {
         const auto rgba = render::read_framebuffer_rgba(0, fb_w, fb_h);
         render::write_png_rgba(script.screenshot, fb_w, fb_h, rgba,
-                               {{"wavescope:step", std::to_string(ctx.view->step())},
+                               {{"wavescope:step", std::to_string(ctx.view->shown_step())},
                                 {"wavescope:model", gui::to_string(ctx.view->kind())}});
-        std::cerr << "wavescope: wrote " << script.screenshot << " after " << frame << " frames, step "
-                  << ctx.view->step() << "\n";
+        std::cerr << "wavescope: wrote " << script.screenshot << " after " << frame << " frames, showing step "
+                  << ctx.view->shown_step() << "\n";
       }
       break;
     }

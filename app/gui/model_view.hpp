@@ -43,8 +43,14 @@ class ModelView {
   virtual std::string backend_note() const = 0;  // which solver runs, or why the CPU one does
 
   virtual long long step() const = 0;
+  // The step of the field the views show (refresh() took it before the frame's steps were queued).
+  virtual long long shown_step() const { return step(); }
   virtual std::string time_text() const = 0;  // simulated time in the model's natural unit
   virtual void advance(int steps) = 0;        // BlowUpError: the loop pauses and shows it
+  // The frame loop's advance: queued and finished at the next frame where the model can
+  // (WaveModel::advance_async), else at once. finish_advance throws as advance does.
+  virtual void advance_async(int steps) { advance(steps); }
+  virtual void finish_advance() {}
   virtual void reset() = 0;
   virtual ModelMetrics metrics() const = 0;
   // Key under which the current kernel configuration's throughput is remembered.

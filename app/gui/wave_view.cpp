@@ -24,7 +24,8 @@ WaveView::WaveView(const std::string& path, BackendChoice backend, const DecompO
 
 std::string WaveView::time_text() const {
   char t[48];
-  snprintf(t, sizeof t, "t = %.2f ms", session_->model().time_s() * 1e3);
+  // The time of the field on screen, one frame behind the queued steps.
+  snprintf(t, sizeof t, "t = %.2f ms", shown_step_ * session_->model().grid().dt_s * 1e3);
   return t;
 }
 
@@ -43,6 +44,7 @@ ModelMetrics WaveView::metrics() const {
 std::string WaveView::variant_key() { return gui::variant_key(session_->model()); }
 
 void WaveView::refresh(GuiContext& ctx) {
+  shown_step_ = session_->model().step();
   session_->update_slices(ctx.slice_pos);
   ctx.slice_pos = session_->slices().positions();
   ctx.scale.observe(session_->slices().max_abs_latest());  // never waits for the device

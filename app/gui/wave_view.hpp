@@ -19,8 +19,11 @@ class WaveView : public ModelView {
   std::string scene_name() const override { return session_->model().scene().name; }
   std::string backend_note() const override { return session_->model().backend_note(); }
   long long step() const override { return session_->model().step(); }
+  long long shown_step() const override { return shown_step_; }
   std::string time_text() const override;
   void advance(int steps) override { session_->model().advance(steps); }
+  void advance_async(int steps) override { session_->model().advance_async(steps); }
+  void finish_advance() override { session_->model().finish_advance(); }
   void reset() override { session_->model().reset(); }
   ModelMetrics metrics() const override;
   std::string variant_key() override;
@@ -41,6 +44,7 @@ class WaveView : public ModelView {
   render::SceneObstacles obstacles_;
   std::unique_ptr<render::ObstacleMesh> mesh_;
   long long solid_nodes_ = 0;
+  long long shown_step_ = 0;
 };
 
 }  // namespace ws::gui

@@ -37,33 +37,52 @@ void sync_devices(const std::vector<int>& devices) {
   CUDA_CHECK(cudaSetDevice(current));
 }
 
+// The GUI's frame loop (app/gui/frame_step.cpp): each frame waits for the steps the
+// frame before queued, captures the field they left for the views (on the solver's
+// stream), queues its own steps and draws while they run; a frame's picture is the
+// field one frame behind, as on the GUI's screen. On slabs the advance is synchronous.
+// Without `overlap` each frame's steps are waited for before its picture is drawn.
+void run_frames(WaveModel& m, int frames, int per_frame, const RealtimeConfig& cfg, bool display) {
+  if (!cfg.overlap) {
+    for (int f = 0; f < frames; ++f) {
+      m.advance(per_frame);
+      if (display) {
+        cfg.capture_frame(m);
+        cfg.draw_frame();
+      }
+    }
+    if (display && cfg.finish_display) cfg.finish_display();
+    return;
+  }
+  for (int f = 0; f < frames; ++f) {
+    m.finish_advance();
+    if (display) cfg.capture_frame(m);
+    m.advance_async(per_frame);
+    if (display) cfg.draw_frame();
+  }
+  m.finish_advance();
+  if (display && cfg.finish_display) cfg.finish_display();
+}
+
 // On slabs: the same frames timed by the host clock, every device finished at the end.
 double time_frames_on_slabs(WaveModel& m, int frames, int per_frame, const RealtimeConfig& cfg, bool display) {
   sync_devices(cfg.decomp.devices);
   const auto t0 = std::chrono::steady_clock::now();
-  for (int f = 0; f < frames; ++f) {
-    m.advance(per_frame);
-    if (display) cfg.draw_frame(m);
-  }
-  if (display && cfg.finish_display) cfg.finish_display();
+  run_frames(m, frames, per_frame, cfg, display);
   sync_devices(cfg.decomp.devices);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// One repetition: `frames` frames of `per_frame` steps, each followed by the display
-// when asked; seconds between CUDA events on the solver's stream (the advance
-// synchronises that stream each frame and the last frame is waited for on screen, so
-// this is the loop's wall time as the GPU saw it).
+// One repetition: `frames` frames of `per_frame` steps, drawn when asked; seconds
+// between CUDA events on the solver's stream (the last frame's steps are waited for
+// and its picture is on screen before the second event, so this is the loop's wall
+// time as the GPU saw it).
 double time_frames(WaveModel& m, int frames, int per_frame, const RealtimeConfig& cfg, bool display) {
   if (!m.cuda()) return time_frames_on_slabs(m, frames, per_frame, cfg, display);
   CudaEvent a, b;
   cudaStream_t s = m.cuda()->stream();
   a.record(s);
-  for (int f = 0; f < frames; ++f) {
-    m.advance(per_frame);
-    if (display) cfg.draw_frame(m);
-  }
-  if (display && cfg.finish_display) cfg.finish_display();
+  run_frames(m, frames, per_frame, cfg, display);
   b.record(s);
   CUDA_CHECK(cudaEventSynchronize(b.get()));
   return b.ms_since(a) * 1e-3;
@@ -128,6 +147,26 @@ std::string block_text(const BlockShape& b, bool uses_z) {
   return s;
 }
 
+// The display with no steps between frames: `frames` captures and draws of the same
+// field, until the last is on screen, by the host clock (median of three; one warm-up).
+// What a frame's picture costs by itself, beside what it costs among the steps.
+double time_display_alone(WaveModel& m, int frames, const RealtimeConfig& cfg) {
+  m.finish_advance();
+  std::vector<double> per_frame;
+  for (int r = 0; r <= 3; ++r) {
+    if (m.cuda()) m.cuda()->synchronize();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int f = 0; f < frames; ++f) {
+      cfg.capture_frame(m);
+      cfg.draw_frame();
+    }
+    if (cfg.finish_display) cfg.finish_display();
+    if (m.cuda()) m.cuda()->synchronize();
+    if (r > 0) per_frame.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / frames);
+  }
+  return median(per_frame);
+}
+
 }  // namespace
 
 void validate_realtime_config(const RealtimeConfig& c) {
@@ -136,7 +175,8 @@ void validate_realtime_config(const RealtimeConfig& c) {
   if (c.graph_modes.empty() || c.display_modes.empty())
     throw std::invalid_argument("nothing to measure: give at least one graph mode and one display mode");
   for (bool d : c.display_modes)
-    if (d && !c.draw_frame) throw std::invalid_argument("display on needs a frame drawer");
+    if (d && (!c.capture_frame || !c.draw_frame))
+      throw std::invalid_argument("display on needs a frame capture and a frame drawer");
 }
 
 RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) {
@@ -145,6 +185,7 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
   res.device = device_name();
   res.scene_label = cfg.scene_label;
   res.display_note = cfg.display_note;
+  res.overlap = cfg.overlap;
   log << "measuring the copy bandwidth ...\n";
   res.copy_gbs = measure_copy_bandwidth_gbs();
   res.l2_gbs = measure_l2_bandwidth_gbs();
@@ -232,6 +273,9 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
     }
   }
   if (cuda) cuda->set_step_graph(kStepGraphDefault);
+  if (std::find(cfg.display_modes.begin(), cfg.display_modes.end(), true) != cfg.display_modes.end() &&
+      !cfg.stopped())
+    res.display_alone_ms = time_display_alone(m, frames, cfg) * 1e3;
   return res;
 }
 
@@ -251,6 +295,12 @@ void print_realtime_table(const RealtimeResult& r, std::ostream& out) {
       << " Gpoints/s" << (r.gpus > 1 ? " (all " + std::to_string(r.gpus) + " GPUs)" : "") << " at "
       << fixed(r.bytes_per_point, 0) << " B/point\n";
   if (!r.display_note.empty()) out << "  display: " << r.display_note << "\n";
+  if (r.display_alone_ms > 0)
+    out << "  display alone (capture and draw, no steps between frames): " << fixed(r.display_alone_ms, 3)
+        << " ms per frame\n";
+  out << "  frame loop: "
+      << (r.overlap ? "each frame's steps queued before it draws (the GUI's)" : "each frame drawn after its steps finished")
+      << "\n";
   using A = TextTable::Align;
   TextTable t({{"graph", A::Left}, {"display", A::Left}, {"steps/frame", A::Right}, {"frame ms", A::Right},
                {"steps/s", A::Right}, {"RT factor", A::Right}, {"Gpts/s", A::Right}, {"roofline", A::Right},
@@ -310,6 +360,8 @@ std::vector<BenchRecord> realtime_records(const RealtimeResult& r) {
                {"graph", row.graph},
                {"display", row.display},
                {"display_note", r.display_note},
+               {"overlap", r.overlap},
+               {"display_alone_ms", r.display_alone_ms},
                {"steps_per_frame", row.steps_per_frame},
                {"frame_ms", row.frame_ms},
                {"steps_per_s", row.steps_per_s},

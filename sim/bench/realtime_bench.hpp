@@ -3,7 +3,7 @@
 // obstacles, sources, receivers, the GUI's frame loop) beside the same kernel on
 // the same grid with nothing else (kernel-only), with the step graph off and on,
 // and optionally with the GUI's views drawn every frame. The display is injected
-// (`draw_frame`) so that this core needs no GL; app/cli/bench_realtime.cpp draws
+// (`capture_frame`, `draw_frame`) so that this core needs no GL; app/cli/bench_realtime.cpp draws
 // the views offscreen through EGL.
 //
 // With `decomp` (--gpus N) the scene's model runs over z-slabs on several GPUs
@@ -42,13 +42,19 @@ struct RealtimeConfig {
   int reps = 5;
   std::vector<bool> graph_modes{false, true};
   std::vector<bool> display_modes{false};
-  // Draws the views of `model` for one frame and presents it as the GUI's swap does
-  // (the frame may still be drawing while the next frame's steps are queued).
-  // Needed when display_modes holds true.
-  std::function<void(WaveModel& model)> draw_frame;
+  // The display, in the GUI's order (both needed when display_modes holds true):
+  // capture_frame takes the field of `model` for the views (the slices, written on the
+  // solver's stream after the steps finished so far), then the next frame's steps are
+  // queued, then draw_frame draws the captured views and presents them as the GUI's swap
+  // does (the frame may still be drawing while the steps run).
+  std::function<void(WaveModel& model)> capture_frame;
+  std::function<void()> draw_frame;
   // Waits until every frame drawn so far is on the screen (end of a timed repetition).
   std::function<void()> finish_display;
   std::string display_note;    // what the display path is (renderer, interop mode)
+  // The GUI's frame loop queues a frame's steps before drawing the frame (true), or
+  // waits for them and then draws (false: the loop before the overlap, for comparison).
+  bool overlap = true;
   std::function<bool()> stop_requested;
   bool stopped() const { return stop_requested && stop_requested(); }
 };
@@ -81,6 +87,8 @@ struct RealtimeResult {
   double l2_gbs = 0.0;  // the L2 roofline, same run
   double bytes_per_point = 0.0;
   std::string display_note;
+  bool overlap = true;  // RealtimeConfig::overlap
+  double display_alone_ms = 0.0;  // a frame's capture and draw with no steps (0: not measured)
   // On slabs: how many GPUs and slabs, and where they run (describe_decomposition).
   int gpus = 0, slabs = 0;
   std::string decomposition, graph_note;

@@ -115,12 +115,43 @@ class CudaSolver final : public CudaWaveSolver {
 
   void advance(int steps) override {
     if (steps <= 0) return;
-    start_.record(stream_.get());
+    advance_async(steps);
+    finish_async();
+  }
+
+  void advance_async(int steps) override {
+    if (steps <= 0) return;
+    if (async_steps_ == 0) start_.record(stream_.get());
     advance_queued(steps);
+    // Recorded behind the steps, not at the finish: the time is the steps' own, however
+    // late the host comes back for them.
     stop_.record(stream_.get());
-    drain_receivers();  // synchronises the stream once per advance()
+    async_steps_ += steps;
+  }
+
+  void finish_async() override {
+    if (async_steps_ == 0) return;
+    const long long steps = async_steps_;
+    async_steps_ = 0;
+    drain_receivers();  // synchronises the stream once per finish
     const double sec = stop_.ms_since(start_) * 1e-3;
     metrics_ = throughput_metrics(steps, sec, layout_.interior_points(), precision());
+  }
+
+  bool async_pending() const override { return async_steps_ > 0; }
+
+  void queue_field_stats(int slot) override {
+    if (slot < 0 || slot >= kQueuedStats)
+      throw std::out_of_range("queue_field_stats: slot " + std::to_string(slot) + " is outside [0, " +
+                              std::to_string(kQueuedStats) + ")");
+    ws::queue_field_stats(cur(), layout_, stats_.get(), queued_stats_.get() + 2 * slot, stream_.get());
+  }
+
+  FieldStats queued_field_stats(int slot) const override {
+    if (slot < 0 || slot >= kQueuedStats)
+      throw std::out_of_range("queued_field_stats: slot " + std::to_string(slot) + " is outside [0, " +
+                              std::to_string(kQueuedStats) + ")");
+    return field_stats_from(queued_stats_.get() + 2 * slot, layout_);
   }
 
   void advance_queued(int steps) override {
@@ -139,6 +170,7 @@ class CudaSolver final : public CudaWaveSolver {
     cur_is_a_ = true;
     step_ = 0;
     slot_ = 0;
+    async_steps_ = 0;
     for (auto& r : pending_) r.clear();
   }
 
@@ -529,6 +561,8 @@ class CudaSolver final : public CudaWaveSolver {
   DeviceBuffer<int> tap_start_;
   int nrec_ = 0;
   DeviceBuffer<double> stats_{2};
+  PinnedBuffer<double> queued_stats_{2 * kQueuedStats};  // queue_field_stats() results
+  long long async_steps_ = 0;                            // queued by advance_async() since the last finish
   DeviceBuffer<T> rec_buf_;
   PinnedBuffer<T> rec_host_;
   long long slot_ = 0;

@@ -50,6 +50,21 @@ class CudaWaveSolver : public WaveSolver {
   // buffer) fetches them, and metrics() are not updated. For callers that order the
   // stream by events themselves (the decomposed solver's slabs).
   virtual void advance_queued(int steps) = 0;
+
+  // advance() in two halves, for a frame loop that draws while the device steps
+  // (app/gui/frame_step.cpp, bench realtime): advance_async() queues the steps and
+  // returns (timed by events on the stream, as advance()); finish_async() waits once,
+  // fetches the receivers' samples and sets metrics() for every step queued since the
+  // last finish. advance() is the two in a row. Nothing else may change the solver
+  // while steps are queued (WaveModel finishes first).
+  virtual void advance_async(int steps) = 0;
+  virtual void finish_async() = 0;
+  virtual bool async_pending() const = 0;
+  // The field's statistics at this point of the stream (after the steps queued so far),
+  // readable through queued_field_stats(slot) after finish_async().
+  static constexpr int kQueuedStats = 64;
+  virtual void queue_field_stats(int slot) = 0;
+  virtual FieldStats queued_field_stats(int slot) const = 0;
 };
 
 // kernel_id empty: the first registered variant that supports the stencil.

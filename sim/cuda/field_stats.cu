@@ -50,15 +50,17 @@ __global__ void field_stats_kernel(const T* u, FieldLayout L, double* out) {
 }  // namespace
 
 template <class T>
-FieldStats device_field_stats(const T* u, const FieldLayout& L, double* scratch, cudaStream_t stream) {
+void queue_field_stats(const T* u, const FieldLayout& L, double* scratch, double* host_out, cudaStream_t stream) {
   CUDA_CHECK(cudaMemsetAsync(scratch, 0, 2 * sizeof(double), stream));
   const long long n = (long long)L.nx * L.ny * L.nz;
   const int blocks = (int)std::min<long long>(1024, (n + 255) / 256);
   field_stats_kernel<T><<<blocks, 256, 0, stream>>>(u, L, scratch);
   CUDA_CHECK_LAUNCH();
-  double h[2];
-  CUDA_CHECK(cudaMemcpyAsync(h, scratch, sizeof h, cudaMemcpyDeviceToHost, stream));
-  CUDA_CHECK(cudaStreamSynchronize(stream));
+  CUDA_CHECK(cudaMemcpyAsync(host_out, scratch, 2 * sizeof(double), cudaMemcpyDeviceToHost, stream));
+}
+
+FieldStats field_stats_from(const double* h, const FieldLayout& L) {
+  const long long n = (long long)L.nx * L.ny * L.nz;
   FieldStats f;
   f.peak = h[1];
   f.finite = std::isfinite(h[0]) && std::isfinite(h[1]);
@@ -67,7 +69,17 @@ FieldStats device_field_stats(const T* u, const FieldLayout& L, double* scratch,
   return f;
 }
 
+template <class T>
+FieldStats device_field_stats(const T* u, const FieldLayout& L, double* scratch, cudaStream_t stream) {
+  double h[2];
+  queue_field_stats(u, L, scratch, h, stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  return field_stats_from(h, L);
+}
+
 template FieldStats device_field_stats<float>(const float*, const FieldLayout&, double*, cudaStream_t);
 template FieldStats device_field_stats<double>(const double*, const FieldLayout&, double*, cudaStream_t);
+template void queue_field_stats<float>(const float*, const FieldLayout&, double*, double*, cudaStream_t);
+template void queue_field_stats<double>(const double*, const FieldLayout&, double*, double*, cudaStream_t);
 
 }  // namespace ws

@@ -175,6 +175,7 @@ void WaveModel::take_samples() {
 
 void WaveModel::advance(int steps) {
   if (fault_.active) throw SolverFaultError(fault_.message);
+  finish_advance();
   try {
     advance_chunks(steps);
   } catch (const CudaError& e) {
@@ -207,12 +208,16 @@ void WaveModel::advance_chunks(int steps) {
 }
 
 void WaveModel::reset() {
+  // What was queued is dropped with the field (the solver's reset waits for the stream).
+  in_flight_ = false;
+  queued_checks_.clear();
   solver_->reset();
   for (auto& h : history_) h.clear();
   restart_watchdog();
 }
 
 void WaveModel::set_precision(Precision p) {
+  finish_advance();
   if (p == solver_->precision()) return;
   std::string id;
   LaunchOptions opt;
@@ -237,6 +242,7 @@ namespace {
 }  // namespace
 
 void WaveModel::set_kernel(const std::string& id, const LaunchOptions& options) {
+  finish_advance();
   if (!cuda_) refuse_kernel_change(*solver_, backend_note_);
   cuda_->set_kernel(id, options);
   kernel_choice_note_.clear();
@@ -276,6 +282,7 @@ std::string WaveModel::resolve_auto_kernel(Precision p, LaunchOptions& options, 
 }
 
 void WaveModel::retune_kernel() {
+  finish_advance();
   if (!cuda_) refuse_kernel_change(*solver_, backend_note_);
   LaunchOptions o;
   const std::string id = resolve_auto_kernel(solver_->precision(), o, true);
@@ -286,6 +293,7 @@ void WaveModel::retune_kernel() {
 }
 
 void WaveModel::set_source_position(size_t index, const std::array<double, 3>& p) {
+  finish_advance();
   if (index >= scene_.sources.size()) throw std::out_of_range("no source " + std::to_string(index));
   const GridIndex g = position_to_node(p, scene_, grid_, "sources[" + std::to_string(index) + "].position_m");
   auto taps = position_taps(p, scene_.sources[index].interpolation, scene_, grid_,
@@ -297,6 +305,7 @@ void WaveModel::set_source_position(size_t index, const std::array<double, 3>& p
 }
 
 void WaveModel::set_source_signal(size_t index, const SourceSignal& signal, const SampledSignalSpec& sampled) {
+  finish_advance();
   if (index >= scene_.sources.size()) throw std::out_of_range("no source " + std::to_string(index));
   SourceSpec& spec = scene_.sources[index];
   const SourceSpec old = spec;
@@ -313,6 +322,7 @@ void WaveModel::set_source_signal(size_t index, const SourceSignal& signal, cons
 }
 
 void WaveModel::set_receiver_position(size_t index, const std::array<double, 3>& p) {
+  finish_advance();
   if (index >= scene_.receivers.size()) throw std::out_of_range("no receiver " + std::to_string(index));
   const GridIndex g = position_to_node(p, scene_, grid_, "receivers[" + std::to_string(index) + "].position_m");
   auto taps = position_taps(p, scene_.receivers[index].interpolation, scene_, grid_,
@@ -332,6 +342,7 @@ void WaveModel::set_receiver_position(size_t index, const std::array<double, 3>&
 namespace ws {
 
 void WaveModel::set_stencil(const std::string& name) {
+  finish_advance();
   if (name == grid_.stencil.name) return;
   WaveScene next = scene_;
   next.stencil = name;

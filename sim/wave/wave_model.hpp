@@ -39,6 +39,9 @@ class WaveModel {
   // Decomposed into z-slabs (sim/decomp/) when `decomp` asks for more than one slab,
   // devices or MPI ranks; its devices (or none: the CPU) then decide the backend.
   WaveModel(const WaveScene& scene, BackendChoice backend, const std::string& kernel_id, const DecompOptions& decomp);
+  ~WaveModel();
+  WaveModel(const WaveModel&) = delete;
+  WaveModel& operator=(const WaveModel&) = delete;
 
   const WaveScene& scene() const { return scene_; }
   const DerivedGrid& grid() const { return grid_; }
@@ -52,6 +55,14 @@ class WaveModel {
   // Advances and appends the receivers' new samples; BlowUpError on a non-finite sample
   // or when the watchdog trips (it checks every Watchdog::kInterval steps).
   void advance(int steps);
+  // The frame loop's advance (app/gui/frame_step.cpp, bench realtime): on one GPU the
+  // steps are queued and this returns at once; finish_advance() waits for them, appends
+  // the receivers' samples and runs the watchdog's checks (BlowUpError as advance()).
+  // Elsewhere (CPU, slabs, a fault hook set) it is advance(). Every other call that uses
+  // or changes the model finishes a queued advance first; step() counts queued steps.
+  void advance_async(int steps);
+  void finish_advance();
+  bool advance_in_flight() const { return in_flight_; }
   // The first step after which every source is zero (-1: a source never ends).
   long long quiet_step() const { return quiet_step_; }
   // What the scheme adds per unit of source signal (rho c^2 T / X^3 for a volume velocity, 1 for "scheme").
@@ -103,6 +114,7 @@ class WaveModel {
   void restart_watchdog();
   void advance_chunks(int steps);
   [[noreturn]] void stop_on_fault(const std::exception& error);
+  bool async_capable() const;
 
   WaveScene scene_;
   DerivedGrid grid_;
@@ -118,6 +130,8 @@ class WaveModel {
   Watchdog watchdog_;
   long long quiet_step_ = -1;
   long long next_check_ = 0;
+  bool in_flight_ = false;                 // advance_async() steps not yet finished
+  std::vector<long long> queued_checks_;   // the steps of their watchdog statistics, by slot
   std::optional<SolverFaultHook> fault_hook_ = solver_fault_hook_from_env();
   struct Fault {
     bool active = false, field_kept = false;

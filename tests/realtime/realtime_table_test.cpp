@@ -96,7 +96,9 @@ TEST(RealtimeReport, BadConfigurationsAreRefused) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("display"), std::string::npos);
   }
-  c.draw_frame = [](WaveModel&) {};
+  c.draw_frame = [] {};
+  EXPECT_THROW(validate_realtime_config(c), std::invalid_argument);  // no capture
+  c.capture_frame = [](WaveModel&) {};
   EXPECT_NO_THROW(validate_realtime_config(c));
 }
 

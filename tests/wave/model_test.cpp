@@ -100,5 +100,16 @@ TEST(Model, StencilSwitchAboveItsLimitIsRefusedAndTheRunGoesOn) {
   EXPECT_EQ(m.step(), 10);
 }
 
+// On the CPU the frame loop's advance is the synchronous one: nothing stays queued.
+TEST(Model, AsyncAdvanceOnTheCpuAdvancesAtOnce) {
+  WaveModel a(small_scene(), BackendChoice::Cpu), b(small_scene(), BackendChoice::Cpu);
+  a.advance_async(37);
+  EXPECT_FALSE(a.advance_in_flight());
+  EXPECT_EQ(a.step(), 37);
+  a.finish_advance();  // nothing to wait for
+  b.advance(37);
+  EXPECT_EQ(a.receiver_history(), b.receiver_history());
+}
+
 }  // namespace
 }  // namespace ws
