@@ -44,7 +44,8 @@ void draw_run_section(GuiContext& ctx) {
   ImGui::SameLine();
   if (ImGui::Button("Reset")) ctx.pending.reset = true;
   ImGui::SameLine();
-  ImGui::Text("step %lld, %s", ctx.view->step(), ctx.view->time_text().c_str());
+  // The step and time of the field on screen (the frame's own steps are still running).
+  ImGui::Text("step %lld, %s", ctx.view->shown_step(), ctx.view->time_text().c_str());
 
   if (ctx.session && ctx.audio && ctx.audio->is_open() && ctx.audio->realtime()) {
     ImGui::TextWrapped("steps per frame: paced by the audio clock (real time; Audio section)");
