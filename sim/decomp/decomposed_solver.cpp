@@ -420,19 +420,34 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   // update and copies slot in beside it; a copy waits for the update that wrote its
   // planes and for the update before it of the slab it writes into (slab_done_, one
   // event per step parity).
+  // With MPI messages in flight (host-staged, not queued) the device slabs' interior
+  // updates are queued instead, and this thread keeps the messages moving
+  // (SlabComm::progress) until those updates are done; the copies within a part follow.
   void one_step() {
     for_parts([&](int p) {
       for (auto& l : locals_)
         if (l.part == p && l.edge) step_slab(l);
     });
     if (exchange_) post_remote();
+    const bool progress = pending_exchange_ && !queued_;
     for_parts([&](int p) {
       if (exchange_) copy_out_of_part(p);
       for (auto& l : locals_)
-        if (l.part == p && !l.edge) step_slab(l);
+        if (l.part == p && !l.edge) {
+          if (progress && l.cuda) on(l).cuda->advance_queued(1);
+          else step_slab(l);
+        }
+      if (progress) return;
       if (exchange_) copy_within_part(p);
       if (!queued_) wait_copies(p);
     });
+    if (progress) {
+      progress_remote_until_interiors_done();
+      for_parts([&](int p) {
+        if (exchange_) copy_within_part(p);
+        wait_copies(p);
+      });
+    }
     if (exchange_) finish_remote();
     ++steps_since_take_;
     parity_ = 1 - parity_;
@@ -451,6 +466,22 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   }
 
   int index_of(const LocalSlab& l) const { return (int)(&l - locals_.data()); }
+
+  void progress_remote_until_interiors_done() {
+    for (bool running = true; running;) {
+      comm_->progress();
+      running = false;
+      for (auto& l : locals_) {
+        if (l.edge || !l.cuda) continue;
+        const cudaError_t q = cudaStreamQuery(on(l).cuda->stream());
+        if (q == cudaErrorNotReady) {
+          running = true;
+          break;
+        }
+        CUDA_CHECK(q);
+      }
+    }
+  }
 
   // Every slab's and copy stream's work done (the end of a queued advance).
   void wait_all_streams() {

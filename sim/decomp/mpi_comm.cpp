@@ -69,6 +69,11 @@ class MpiComm final : public SlabComm {
     requests_.emplace_back();
     check(MPI_Irecv(data, count_of(bytes), MPI_BYTE, from, tag, MPI_COMM_WORLD, &requests_.back()), "MPI_Irecv");
   }
+  void progress() override {
+    if (requests_.empty()) return;
+    int done = 0;  // completed requests become MPI_REQUEST_NULL, which wait_all() then skips
+    check(MPI_Testall((int)requests_.size(), requests_.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+  }
   void wait_all() override {
     if (requests_.empty()) return;
     check(MPI_Waitall((int)requests_.size(), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");

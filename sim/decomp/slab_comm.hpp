@@ -22,6 +22,10 @@ class SlabComm {
   virtual void post_send(int to_rank, int tag, const void* data, size_t bytes) = 0;
   virtual void post_recv(int from_rank, int tag, void* data, size_t bytes) = 0;
   virtual void wait_all() = 0;
+  // Lets the posted transfers move without waiting for them: an MPI library moves a large
+  // message only inside its own calls, so the decomposition calls this while the
+  // interior update runs on the device (from the thread that posted them).
+  virtual void progress() {}
 
   // Every process's `mine`, concatenated in rank order, on every process.
   virtual std::vector<double> allgather(const std::vector<double>& mine) = 0;
