@@ -138,8 +138,6 @@ class CudaSolver final : public CudaWaveSolver {
     metrics_ = throughput_metrics(steps, sec, layout_.interior_points(), precision());
   }
 
-  bool async_pending() const override { return async_steps_ > 0; }
-
   void queue_field_stats(int slot) override {
     if (slot < 0 || slot >= kQueuedStats)
       throw std::out_of_range("queue_field_stats: slot " + std::to_string(slot) + " is outside [0, " +

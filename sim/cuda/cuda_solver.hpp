@@ -59,7 +59,6 @@ class CudaWaveSolver : public WaveSolver {
   // while steps are queued (WaveModel finishes first).
   virtual void advance_async(int steps) = 0;
   virtual void finish_async() = 0;
-  virtual bool async_pending() const = 0;
   // The field's statistics at this point of the stream (after the steps queued so far),
   // readable through queued_field_stats(slot) after finish_async().
   static constexpr int kQueuedStats = 64;

@@ -14,6 +14,7 @@
 #include "cuda/cuda_solver.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "decomp/halo_planes.hpp"
+#include "decomp/remote_halos.hpp"
 #include "decomp/slab_assign.hpp"
 #include "decomp/slab_plan.hpp"
 #include "decomp/slab_workers.hpp"
@@ -39,15 +40,6 @@ struct Cut {
   int lo = 0;                  // plan index of the slab below
   int below = -1, above = -1;  // local indices (-1: the slab lies on another rank)
   bool same_part = false;      // both local and in one part: copied after the part's update
-};
-
-// A cut to another rank as seen from the local slab: its staging buffers and the peer.
-struct RemoteCut {
-  int local = 0;     // index into locals_
-  bool up = false;   // the peer lies above (this slab's top planes go out)
-  int peer = 0;      // rank
-  int tag = 0;
-  PinnedBuffer<unsigned char> send, recv;  // host staging for device fields (not CUDA-aware MPI)
 };
 
 class DecomposedSolver final : public WaveSolver, public DecompProbe {
@@ -122,6 +114,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     // the cores through OpenMP inside each update, and slabs sharing a GPU (the test
     // placement) share its queue: both run one after the other.
     workers_ = std::make_unique<SlabWorkers>(!o.devices.empty() && distinct ? per : 1);
+    remote_ = RemoteHalos(comm_, halo_bytes(layout_, precision_));
     for (int s = 0; s + 1 < plan_.size(); ++s) {
       Cut c;
       c.lo = s;
@@ -133,17 +126,9 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
         cuts_.push_back(c);
         continue;
       }
-      RemoteCut r;
-      r.local = c.below >= 0 ? c.below : c.above;
-      r.up = c.below >= 0;
-      r.peer = plan_.slabs[c.below >= 0 ? s + 1 : s].owner;
-      r.tag = s;  // one cut, one tag; the two directions come from different ranks
-      if (locals_[r.local].device >= 0 && !comm_->device_buffers()) {
-        CUDA_CHECK(cudaSetDevice(locals_[r.local].device));
-        r.send = PinnedBuffer<unsigned char>(halo_bytes(layout_, precision_));
-        r.recv = PinnedBuffer<unsigned char>(halo_bytes(layout_, precision_));
-      }
-      remote_.push_back(std::move(r));
+      const int local = c.below >= 0 ? c.below : c.above;
+      // One cut, one tag; the two directions come from different ranks.
+      remote_.add(local, locals_[local].device, c.below >= 0, plan_.slabs[c.below >= 0 ? s + 1 : s].owner, s);
     }
     // A halo side's event lives on the device of the copy stream that fills it: that of
     // the neighbouring slab's part.
@@ -429,7 +414,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
         if (l.part == p && l.edge) step_slab(l);
     });
     if (exchange_) post_remote();
-    const bool progress = pending_exchange_ && !queued_;
+    const bool progress = remote_.pending() && !queued_;
     for_parts([&](int p) {
       if (exchange_) copy_out_of_part(p);
       for (auto& l : locals_)
@@ -469,7 +454,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
 
   void progress_remote_until_interiors_done() {
     for (bool running = true; running;) {
-      comm_->progress();
+      remote_.progress();
       running = false;
       for (auto& l : locals_) {
         if (l.edge || !l.cuda) continue;
@@ -524,36 +509,10 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   }
 
   void post_remote() {
-    if (remote_.empty()) return;
-    const size_t bytes = halo_bytes(layout_, precision_);
-    for (auto& c : remote_) {
-      LocalSlab& l = locals_[c.local];
-      const SlabField f = field_of(l);
-      void* out = c.up ? f.top_planes() : f.bottom_planes();
-      void* in = c.up ? f.halo_above() : f.halo_below();
-      if (f.device >= 0 && c.send.get()) {  // staged: the edge slab's stream is idle after its advance()
-        on(l);
-        copy_planes(c.send.get(), -1, out, f.device, bytes);
-        out = c.send.get();
-        in = c.recv.get();
-      }
-      comm_->post_recv(c.peer, c.tag, in, bytes);
-      comm_->post_send(c.peer, c.tag, out, bytes);
-    }
-    pending_exchange_ = true;
+    remote_.post([&](int local) { return field_of(locals_[local]); });
   }
-
   void finish_remote() {
-    if (!pending_exchange_) return;
-    comm_->wait_all();
-    pending_exchange_ = false;
-    const size_t bytes = halo_bytes(layout_, precision_);
-    for (auto& c : remote_) {
-      LocalSlab& l = locals_[c.local];
-      if (l.device < 0 || !c.recv.get()) continue;
-      const SlabField f = field_of(on(l));
-      copy_planes(c.up ? f.halo_above() : f.halo_below(), f.device, c.recv.get(), -1, bytes);
-    }
+    remote_.finish([&](int local) { return field_of(locals_[local]); });
   }
 
   // The grid's padded arrays from the slabs' interior planes (the grid's own z halo is
@@ -602,8 +561,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   int parity_ = 0;
   std::unique_ptr<SlabWorkers> workers_;
   std::vector<Cut> cuts_;
-  std::vector<RemoteCut> remote_;
-  bool pending_exchange_ = false;
+  RemoteHalos remote_{nullptr, 0};  // the cuts to other ranks (set in the constructor)
   bool exchange_ = true;
   ReceiverRouting routing_;
   long long steps_since_take_ = 0;
