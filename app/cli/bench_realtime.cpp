@@ -17,6 +17,7 @@
 #include <memory>
 
 #include "bench/realtime_bench.hpp"
+#include "bench/webb_bench.hpp"
 #include "cli/commands.hpp"
 #include "cli/decomp_setup.hpp"
 #include "cli/interrupt.hpp"
@@ -42,6 +43,7 @@ struct RealtimeOptions {
   std::string scene;
   long long steps = 0;
   std::string kernel = "auto";
+  std::string block;  // BX,BY: instead of the kernel's default (or auto's choice)
   std::string display = "off";
   std::string graph = "both";
   std::string overlap = "on";
@@ -145,6 +147,7 @@ int run_realtime(const RealtimeOptions& o) {
     cfg.scene_label = std::filesystem::path(o.scene).filename().string();
     cfg.kernel = o.kernel;
     if (o.kernel != "auto") (void)KernelRegistry::instance().at(o.kernel);  // lists the ids when unknown
+    if (!o.block.empty()) cfg.block = bench::parse_block(o.block);
     cfg.steps = o.steps;
     cfg.reps = o.reps;
     cfg.graph_modes = modes(o.graph);
@@ -168,6 +171,8 @@ int run_realtime(const RealtimeOptions& o) {
     const DerivedGrid g = derive_grid(cfg.scene);
     const int slabs = (int)cfg.decomp.devices.size();
     if (slabs > 1) (void)make_slab_plan(g.nz, slabs, halo_for(g.stencil), "slabs");  // names nz and the limit
+    if (slabs > 0 && cfg.block.x > 0)
+      throw std::invalid_argument("--block '" + o.block + "' applies to one GPU; the slabs run their kernel's default");
     if (slabs > 0) (void)slab_kernel(g.stencil, cfg.scene.precision, o.kernel == "auto" ? "" : o.kernel);
   } catch (const std::invalid_argument& e) {
     std::cerr << "wavescope bench realtime: " << e.what() << "\n";
@@ -231,6 +236,7 @@ void add_bench_realtime(CLI::App& bench) {
       ->check(CLI::PositiveNumber);
   c->add_option("--kernel", o->kernel, "kernel id (see `wavescope kernels`) or auto (the autotuned choice)")
       ->capture_default_str();
+  c->add_option("--block", o->block, "BX,BY: the kernel's block instead of its default or auto's (tuning)");
   c->add_option("--display", o->display, "the GUI's views drawn offscreen every frame: on, off or both")
       ->check(CLI::IsMember({"on", "off", "both"}))
       ->capture_default_str();

@@ -38,6 +38,7 @@ struct RealtimeConfig {
   std::string kernel;          // registry id, "" for the default, "auto" for the autotuned choice
                                // (on slabs: the slabs' default, decomposed_solver.hpp)
   DecompOptions decomp;        // devices: the slabs' GPUs (empty: one GPU, the ordinary solver)
+  BlockShape block{0, 0, 0};   // x > 0: the kernel runs this block (tuning; one GPU only)
   long long steps = 0;         // timed steps per repetition (0: 30 frames)
   int reps = 5;
   std::vector<bool> graph_modes{false, true};

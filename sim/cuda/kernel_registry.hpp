@@ -105,6 +105,9 @@ struct KernelVariant {
   // been checked on a GPU against the CPU reference (docs/gpu-runs.md lists the runs):
   // it stays available by name, for the benchmarks and the GPU tests.
   bool auto_candidate = true;
+  // The blocks `--kernel auto` times this whole-step kernel at on a room (room_autotune.hpp);
+  // empty: its preferred block only.
+  std::vector<BlockShape> room_blocks;
   // Called when a solver stops using the kernel (a switch, the solver's end) on the
   // solver's device, after its stream is idle: undoes device-wide state the launches
   // set up (L2 lines marked persisting would otherwise keep part of L2 from every

@@ -69,9 +69,12 @@ std::vector<TuneCandidate> room_candidates(const TuneChoice& bare, const Stencil
   std::vector<TuneCandidate> out{{bare.kernel, bare.block}};
   for (const KernelVariant* v : KernelRegistry::instance().supporting(stencil, precision)) {
     if (!v->auto_candidate || !v->multi_step() || v->multi_walls != KernelVariant::MultiWalls::All) continue;
-    const BlockShape b = preferred_block(*v, stencil, precision);
-    if (v->id == bare.kernel && b.x == bare.block.x && b.y == bare.block.y && b.z == bare.block.z) continue;
-    out.push_back({v->id, b});
+    std::vector<BlockShape> blocks = v->room_blocks;
+    if (blocks.empty()) blocks.push_back(preferred_block(*v, stencil, precision));
+    for (const BlockShape& b : blocks) {
+      if (v->id == bare.kernel && b.x == bare.block.x && b.y == bare.block.y && b.z == bare.block.z) continue;
+      out.push_back({v->id, b});
+    }
   }
   return out;
 }

@@ -1,7 +1,8 @@
 // The kernels that run whole steps themselves: persistent_l2 (walls, obstacles, sources
 // and receivers inside one cooperative launch of many steps), temporal_2step (two steps
 // per pass over DRAM, sources, receivers and the box's walls inside; an obstacle makes
-// the solver step it singly) and zstream_fused (one launch per step with everything inside). Through the CUDA solver each must give what the solver's
+// the solver step it singly) and zstream_fused and zstream_fused_vec (one launch per step
+// with everything inside). Through the CUDA solver each must give what the solver's
 // per-step path gives with the default 7-point kernel (the same arithmetic per node; the
 // test asserts agreement to 1e-12 / 1e-5 of the field's size and prints how many values
 // differ in their bits: none on the H100 except temporal_2step in double, about half of
@@ -130,7 +131,7 @@ Run run(Precision p, const std::string& kernel, const BlockShape* block, const s
   // computed before each pass and the receivers read after it: 1.5 per step here.
   if (kernel == "persistent_l2") {
     EXPECT_LT(longest.host_launches_per_step, 0.001) << "the advance was not run as launches of many steps";
-  } else if (kernel == "zstream_fused") {
+  } else if (kernel == "zstream_fused" || kernel == "zstream_fused_vec") {
     // One launch per step, and per run of up to 64 steps one for the sources' values and
     // one for the receivers of its last step; with the graph, runs of 64 steps replayed
     // with one launch and one counter update.
@@ -249,12 +250,32 @@ TEST(ZstreamFused, MatchesTheStepPathWithTheGraphOff) {
   compare(Precision::Double, 1e-12, "zstream_fused", Room::WallsAndObstacle, {{32, 8, 1}}, "7pt", false);
 }
 
+// zstream_fused_vec: the same room with a thread per 4 floats or 2 doubles of a row. The
+// 37-point rows end in a partial vector; the obstacle (i = 20 .. 26) and the spread
+// source and receivers cross vector boundaries; blocks of odd widths and a single column.
+const std::vector<BlockShape> kFusedVecBlocks = {{16, 16, 1}, {8, 4, 1}, {3, 5, 1}, {32, 2, 1}, {1, 64, 1}};
+
+TEST(ZstreamFusedVec, MatchesTheStepPathWithWallsObstacleSourcesAndReceiversDouble) {
+  compare(Precision::Double, 1e-12, "zstream_fused_vec", Room::WallsAndObstacle, kFusedVecBlocks);
+}
+TEST(ZstreamFusedVec, MatchesTheStepPathWithWallsObstacleSourcesAndReceiversFloat) {
+  compare(Precision::Float, 1e-5, "zstream_fused_vec", Room::WallsAndObstacle, kFusedVecBlocks);
+}
+TEST(ZstreamFusedVec, MatchesTheStepPathWithWallsOnlyAndFixedWalls) {
+  compare(Precision::Float, 1e-5, "zstream_fused_vec", Room::Walls, {{16, 16, 1}, {5, 3, 1}});
+  compare(Precision::Double, 1e-12, "zstream_fused_vec", Room::Fixed, {{16, 16, 1}});
+}
+TEST(ZstreamFusedVec, MatchesTheStepPathWithTheGraphOff) {
+  compare(Precision::Float, 1e-5, "zstream_fused_vec", Room::WallsAndObstacle, {{16, 16, 1}, {3, 5, 1}}, "7pt", false);
+  compare(Precision::Double, 1e-12, "zstream_fused_vec", Room::WallsAndObstacle, {{16, 16, 1}}, "7pt", false);
+}
+
 // A few steps on a small grid, with walls, sources and receivers: what compute-sanitizer's
 // racecheck and synccheck run (scripts/gpu-session multistep), short enough for them.
 TEST(MultiStepSmall, FourStepsMatchTheStepPath) {
   WS_REQUIRE_GPU();
   const Stencil st = make_stencil("7pt");
-  for (const char* kernel : {"persistent_l2", "temporal_2step", "zstream_fused"}) {
+  for (const char* kernel : {"persistent_l2", "temporal_2step", "zstream_fused", "zstream_fused_vec"}) {
     std::vector<double> out[2];
     for (int which = 0; which < 2; ++which) {
       const std::string id = which == 0 ? default_kernel_for(st, Precision::Float) : kernel;

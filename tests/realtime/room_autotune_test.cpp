@@ -50,6 +50,19 @@ TEST(RoomAutotune, CandidatesAreTheBareChoiceThenTheWholeStepKernels) {
     fused |= v.id == "zstream_fused";
   }
   EXPECT_TRUE(fused);
+  // A kernel with room_blocks is timed at each of them (zstream_fused_vec: three), once.
+  const KernelVariant& vec = KernelRegistry::instance().at("zstream_fused_vec");
+  ASSERT_GE(vec.room_blocks.size(), 2u);
+  for (const BlockShape& b : vec.room_blocks) {
+    int n = 0;
+    for (const auto& x : c) n += x.kernel == vec.id && x.block.x == b.x && x.block.y == b.y && x.block.z == b.z;
+    EXPECT_EQ(n, 1) << b.x << "x" << b.y;
+  }
+  // The bare choice is not repeated among the room blocks.
+  TuneChoice vec_bare;
+  vec_bare.kernel = vec.id;
+  vec_bare.block = vec.room_blocks[0];
+  EXPECT_EQ(room_candidates(vec_bare, st, Precision::Float).size(), c.size() - 1);
   // temporal_2step runs the box's walls but not obstacles: it is no whole-step candidate.
   for (const auto& x : c) EXPECT_NE(x.kernel, "temporal_2step");
   // Leggy stencils have no whole-step kernel.

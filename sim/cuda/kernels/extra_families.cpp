@@ -14,6 +14,7 @@ void register_bigstencil_kernels(KernelRegistry& r);     // bigstencil_families.
 void register_persistent_l2_kernels(KernelRegistry& r);  // persistent_l2.cu
 void register_temporal_2step_kernels(KernelRegistry& r);  // temporal_2step.cu
 void register_zstream_fused_kernels(KernelRegistry& r);   // zstream_fused.cu
+void register_zstream_fused_vec_kernels(KernelRegistry& r);  // zstream_fused_vec.cu
 
 void register_extra_kernel_families(KernelRegistry& r) {
   register_webb_shared_kernels(r);
@@ -26,6 +27,7 @@ void register_extra_kernel_families(KernelRegistry& r) {
   register_persistent_l2_kernels(r);
   register_temporal_2step_kernels(r);
   register_zstream_fused_kernels(r);
+  register_zstream_fused_vec_kernels(r);
 }
 
 }  // namespace ws

@@ -27,6 +27,7 @@
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/exact_update.cuh"
+#include "cuda/kernels/fused_steps.cuh"
 #include "cuda/kernels/kernel_common.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
 #include "cuda/kernels/seven_point.hpp"
@@ -42,6 +43,11 @@ namespace {
 // extra planes a chunk loads at its ends are L2 hits there.
 constexpr int kMinChunkPlanes = 4;
 constexpr int kTargetWaves = 6;
+// With obstacles, chunks of at least 2 planes: the columns along an obstacle's surfaces
+// carry most of the step's events, and shorter chunks spread them over more blocks
+// (furnished room on the H200: +50% against 4 planes; the shoebox has no obstacles and
+// keeps 4, which measured 7% faster there than 2; docs/benchmarks.md).
+constexpr int kMinChunkPlanesObstacles = 2;
 
 // Prefetch depth (planes) and register cap: zstream_cached's. The event cursor fits in
 // float's 40 registers (six 256-thread blocks per SM); double needs 48 to keep it
@@ -49,38 +55,16 @@ constexpr int kTargetWaves = 6;
 template <class T> struct FusedTuning { static constexpr int depth = 2, max_regs = 40; };
 template <> struct FusedTuning<double> { static constexpr int depth = 1, max_regs = 48; };
 
-// The events of one node at plane k applied to its value v (v_int: its interior update;
-// nb: its six neighbours, -x, +x, -y, +y, -z, +z); advances e past them.
-template <class T>
-__device__ __forceinline__ T apply_events(T v, T v_int, T u, const T (&nb)[6], T u_prev, int k, int& e, int e_end,
-                                          const TiledStepData<T>& io, const T* src_value) {
-  do {
-    const int code = __ldg(io.ev_code + e);
-    if (code >= 0)
-      v = boundary_value(u, nb, u_prev, __ldg(io.bnd_mask + code), __ldg(io.bnd_nfixed + code), __ldg(io.bnd_cd + code),
-                         __ldg(io.bnd_cl + code));
-    else if (code == kEventSolid)
-      v = T(0);
-    else if (code == kEventPlain)
-      v = v_int;
-    else
-      v += src_value[event_source_index(code)];
-    ++e;
-  } while (e < e_end && __ldg(io.ev_k + e) == k);
-  return v;
-}
-
 template <class T, bool IO>
 __global__ void __maxnreg__(FusedTuning<T>::max_regs)
     zstream_fused_kernel(T* __restrict__ un, const T* __restrict__ uc, FieldLayout L, T w, int chunk,
                          TiledStepData<T> io, const T* src_value, long long rec_slot) {
   constexpr int D = FusedTuning<T>::depth;
-  if constexpr (IO) {
-    // The previous step's receivers, from u^n (written by the previous launch, read-only here).
-    if (rec_slot >= 0 && blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0) {
-      const long long slot = (io.counter ? io.counter->slot : 0) + rec_slot;
-      for (int q = threadIdx.x + blockDim.x * threadIdx.y; q < io.nrec; q += blockDim.x * blockDim.y)
-        io.rec_buf[slot * io.nrec + q] = receiver_sample(uc, io.taps, io.tap_start, q);
+  fused_launch_next_step();
+  if constexpr (IO) {  // the previous step's receivers, from u^n (read-only in this step)
+    if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0) {
+      fused_wait_previous_step();
+      fused_previous_taps(uc, io, rec_slot);
     }
   }
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -99,16 +83,11 @@ __global__ void __maxnreg__(FusedTuning<T>::max_regs)
   if constexpr (IO) {
     col_class = (i == 0 ? 1 : i == L.nx - 1 ? 2 : 0) + 3 * (j == 0 ? 1 : j == L.ny - 1 ? 2 : 0);  // as face_class
     const int col = i + L.nx * j;
-    e = __ldg(io.col_start + col);
     e_end = __ldg(io.col_start + col + 1);
-    int hi = e_end;
-    while (e < hi) {
-      const int mid = (e + hi) / 2;
-      if (__ldg(io.ev_k + mid) < k0) e = mid + 1;
-      else hi = mid;
-    }
+    e = first_event_from(io.ev_k, __ldg(io.col_start + col), e_end, k0);
     if (e < e_end) next_k = __ldg(io.ev_k + e);
   }
+  fused_wait_previous_step();  // the previous step has finished with the fields: only now are they touched
   // zq[0..D+1] = u^n(k-1 .. k+D), pq[0..D-1] = u^{n-1}(k .. k+D-1), loaded D planes early.
   T zq[D + 2], pq[D];
 #pragma unroll
@@ -146,24 +125,6 @@ __global__ void __maxnreg__(FusedTuning<T>::max_regs)
   }
 }
 
-// The receivers of a run's last step (u^{n+1} in `un`) into slot `rec_slot` (an offset
-// from the counter's slot when there is one).
-template <class T>
-__global__ void run_taps_kernel(const T* un, TiledStepData<T> io, long long rec_slot) {
-  const long long slot = (io.counter ? io.counter->slot : 0) + rec_slot;
-  for (int q = threadIdx.x; q < io.nrec; q += blockDim.x)
-    io.rec_buf[slot * io.nrec + q] = receiver_sample(un, io.taps, io.tap_start, q);
-}
-
-template <class T>
-T fused_weight(const Stencil* st, double lambda2) {
-  if (!st->is_seven_point())
-    throw std::invalid_argument("zstream_fused runs the 7-point stencil only, not '" + st->name + "'");
-  return T(lambda2 * st->axis_weight(1));
-}
-
-// Launches `steps` steps on `stream`, the first producing u^{n+1} into `prev`, with the
-// step data `io` (nullptr: the bare interior). Returns the launches.
 template <class T>
 int launch_steps(T* cur, T* prev, int steps, const FieldLayout& L, T w, const TiledStepData<T>* io,
                  const LaunchOptions& o, cudaStream_t stream) {
@@ -171,52 +132,25 @@ int launch_steps(T* cur, T* prev, int steps, const FieldLayout& L, T w, const Ti
   const long long gx = ceil_div(L.nx, o.block.x), gy = ceil_div(L.ny, o.block.y);
   const void* kernel = io ? (const void*)zstream_fused_kernel<T, true> : (const void*)zstream_fused_kernel<T, false>;
   const int resident = resident_blocks_per_sm(kernel, block.x * block.y, 0) * device_sm_count();
-  const int chunks = z_chunks_for(gx * gy, resident, L.nz, kTargetWaves, kMinChunkPlanes);
+  const int min_planes = fused_step_has_obstacles(io) ? kMinChunkPlanesObstacles : kMinChunkPlanes;
+  const int chunks = z_chunks_for(gx * gy, resident, L.nz, kTargetWaves, min_planes);
   const int chunk = (L.nz + chunks - 1) / chunks;
   const dim3 grid = checked_grid(gx, gy, (L.nz + chunk - 1) / chunk, "zstream_fused");
-  int launches = 0;
-  for (int s0 = 0; s0 < steps; s0 += io ? io->src_value_steps : steps) {
-    const int run = io ? std::min(steps - s0, io->src_value_steps) : steps;
-    if (io && io->nsrc > 0) {
-      const int n = io->nsrc * run;
-      source_values_kernel<T><<<(n + 255) / 256, 256, 0, stream>>>(
-          io->src, io->nsrc, io->counter ? &io->counter->step : nullptr, io->step0 + s0, run, io->dt, io->src_value);
-      CUDA_CHECK_LAUNCH();
-      ++launches;
-    }
-    for (int s = s0; s < s0 + run; ++s) {
-      T* un = s % 2 == 0 ? prev : cur;
-      const T* uc = s % 2 == 0 ? cur : prev;
-      if (io)
-        zstream_fused_kernel<T, true><<<grid, block, 0, stream>>>(
-            un, uc, L, w, chunk, *io, io->src_value + (size_t)(s - s0) * io->nsrc,
-            io->nrec > 0 && s > s0 ? io->slot0 + s - 1 : -1);
-      else
-        zstream_fused_kernel<T, false><<<grid, block, 0, stream>>>(un, uc, L, w, chunk, TiledStepData<T>{}, nullptr, -1);
-      CUDA_CHECK_LAUNCH();
-      ++launches;
-    }
-    if (io && io->nrec > 0) {  // the run's last step: its u^{n+1} is in the field the last launch wrote
-      const T* last = (s0 + run - 1) % 2 == 0 ? prev : cur;
-      run_taps_kernel<T><<<1, 128, 0, stream>>>(last, *io, io->slot0 + s0 + run - 1);
-      CUDA_CHECK_LAUNCH();
-      ++launches;
-    }
-  }
-  return launches;
+  return launch_fused_steps<T>(zstream_fused_kernel<T, true>, zstream_fused_kernel<T, false>, grid, block, chunk, cur,
+                               prev, steps, L, w, io, stream);
 }
 
 template <class T>
 int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  const T w = fused_weight<T>(a.stencil, a.lambda2);
+  const T w = fused_weight<T>(a.stencil, a.lambda2, "zstream_fused");
   return launch_steps<T>(a.cur, a.prev, a.steps, a.layout, w, a.io, o, stream);
 }
 
 // One bare step (the registry's per-step interface).
 template <class T>
 void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  (void)launch_steps<T>(const_cast<T*>(a.u_cur), a.u_next, 1, a.layout, fused_weight<T>(a.stencil, a.lambda2), nullptr,
-                        o, stream);
+  const T w = fused_weight<T>(a.stencil, a.lambda2, "zstream_fused");
+  (void)launch_steps<T>(const_cast<T*>(a.u_cur), a.u_next, 1, a.layout, w, nullptr, o, stream);
 }
 
 }  // namespace

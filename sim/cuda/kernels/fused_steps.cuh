@@ -1,0 +1,179 @@
+#pragma once
+// The run loop shared by the kernels that do a room's whole step in one launch
+// (zstream_fused.cu, zstream_fused_vec.cu): per run of up to kSourceValueSteps steps,
+// one small kernel for the sources' values of the run, one launch of the step kernel per
+// step, and one small kernel for the receivers of the run's last step (the step kernel
+// reads the receivers of the step before it, whose u^{n+1} nobody writes any more).
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "boundary/boundary_node.cuh"
+#include "core/cuda_check.hpp"
+#include "cuda/column_events.hpp"
+#include "cuda/kernel_registry.hpp"
+#include "cuda/step_io.hpp"
+#include "cuda/tiled_step.hpp"
+
+namespace ws {
+
+// Programmatic dependent launch (sm_90 and later). Step n + 1's launch carries
+// cudaLaunchAttributeProgrammaticStreamSerialization, and every block of step n lets it
+// start as soon as it runs itself (fused_launch_next_step): the next step's blocks are
+// then dispatched onto the SMs that step n's last blocks leave idle, and do their set-up
+// (indices, the search for their columns' first events) there, instead of after a launch
+// gap behind step n's tail. Before touching a field or the receivers they wait for step n
+// to have completed with its writes visible (fused_wait_previous_step), so the in-place
+// update is ordered exactly as with ordinary launches. Without the attribute (or before
+// sm_90) both are no-ops.
+__device__ __forceinline__ void fused_launch_next_step() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void fused_wait_previous_step() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+// The receivers of a run's last step (u^{n+1} in `un`) into slot `rec_slot` (an offset
+// from the counter's slot when there is one).
+template <class T>
+__global__ void fused_run_taps_kernel(const T* un, TiledStepData<T> io, long long rec_slot) {
+  const long long slot = (io.counter ? io.counter->slot : 0) + rec_slot;
+  for (int q = threadIdx.x; q < io.nrec; q += blockDim.x)
+    io.rec_buf[slot * io.nrec + q] = receiver_sample(un, io.taps, io.tap_start, q);
+}
+
+// The previous step's receivers from u^n, by one block of a step kernel (`rec_slot` < 0:
+// none, the first step of a run).
+template <class T>
+__device__ __forceinline__ void fused_previous_taps(const T* uc, const TiledStepData<T>& io, long long rec_slot) {
+  if (rec_slot >= 0) {
+    const long long slot = (io.counter ? io.counter->slot : 0) + rec_slot;
+    for (int q = threadIdx.x + blockDim.x * threadIdx.y; q < io.nrec; q += blockDim.x * blockDim.y)
+      io.rec_buf[slot * io.nrec + q] = receiver_sample(uc, io.taps, io.tap_start, q);
+  }
+}
+
+// A step kernel: u^{n+1} into `un` (holding u^{n-1}) from u^n in `uc`, the step's walls,
+// events and sources from `io` and `src_value` (this step's values), the receivers of the
+// previous step into `rec_slot`.
+template <class T>
+using FusedStepKernel = void (*)(T* __restrict__, const T* __restrict__, FieldLayout, T, int, TiledStepData<T>,
+                                 const T*, long long);
+
+// The neighbour weight lambda^2 w_1 of the 7-point stencil, the only one these kernels run.
+template <class T>
+T fused_weight(const Stencil* st, double lambda2, const char* kernel) {
+  if (!st->is_seven_point())
+    throw std::invalid_argument(std::string(kernel) + " runs the 7-point stencil only, not '" + st->name + "'");
+  return T(lambda2 * st->axis_weight(1));
+}
+
+// Whether the current device supports programmatic dependent launch (sm_90 and later).
+inline bool fused_steps_overlap() {
+  int dev = 0, major = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  return major >= 9;
+}
+
+// Whether the step has obstacles (solid nodes, or boundary nodes off the box's faces):
+// their surfaces put many events in a few columns, whose threads then do most of the work.
+template <class T>
+bool fused_step_has_obstacles(const TiledStepData<T>* io) {
+  return io && (io->solid_count > 0 || (io->bnd_count > 0 && io->face_node == nullptr));
+}
+
+// One step kernel's launch, as a programmatic dependent of the kernel before it when `overlap`.
+template <class T>
+void launch_fused_step(FusedStepKernel<T> kernel, dim3 grid, dim3 block, bool overlap, cudaStream_t stream, T* un,
+                       const T* uc, const FieldLayout& L, T w, int chunk, const TiledStepData<T>& io,
+                       const T* src_value, long long rec_slot) {
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = 0;
+  cfg.stream = stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = overlap ? 1 : 0;
+  CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, un, uc, L, w, chunk, io, src_value, rec_slot));
+}
+
+// Launches `steps` steps on `stream`, the first producing u^{n+1} into `prev`, with the
+// step data `io` (nullptr: the bare interior through `bare`). Returns the launches.
+template <class T>
+int launch_fused_steps(FusedStepKernel<T> with_io, FusedStepKernel<T> bare, dim3 grid, dim3 block, int chunk, T* cur,
+                       T* prev, int steps, const FieldLayout& L, T w, const TiledStepData<T>* io,
+                       cudaStream_t stream) {
+  const bool overlap = fused_steps_overlap();
+  int launches = 0;
+  for (int s0 = 0; s0 < steps; s0 += io ? io->src_value_steps : steps) {
+    const int run = io ? std::min(steps - s0, io->src_value_steps) : steps;
+    if (io && io->nsrc > 0) {
+      const int n = io->nsrc * run;
+      source_values_kernel<T><<<(n + 255) / 256, 256, 0, stream>>>(
+          io->src, io->nsrc, io->counter ? &io->counter->step : nullptr, io->step0 + s0, run, io->dt, io->src_value);
+      CUDA_CHECK_LAUNCH();
+      ++launches;
+    }
+    for (int s = s0; s < s0 + run; ++s) {
+      T* un = s % 2 == 0 ? prev : cur;
+      const T* uc = s % 2 == 0 ? cur : prev;
+      if (io)
+        launch_fused_step<T>(with_io, grid, block, overlap, stream, un, uc, L, w, chunk, *io,
+                             io->src_value + (size_t)(s - s0) * io->nsrc, io->nrec > 0 && s > s0 ? io->slot0 + s - 1 : -1);
+      else
+        launch_fused_step<T>(bare, grid, block, overlap, stream, un, uc, L, w, chunk, TiledStepData<T>{}, nullptr, -1);
+      ++launches;
+    }
+    if (io && io->nrec > 0) {  // the run's last step: its u^{n+1} is in the field the last launch wrote
+      const T* last = (s0 + run - 1) % 2 == 0 ? prev : cur;
+      fused_run_taps_kernel<T><<<1, 128, 0, stream>>>(last, *io, io->slot0 + s0 + run - 1);
+      CUDA_CHECK_LAUNCH();
+      ++launches;
+    }
+  }
+  return launches;
+}
+
+// The events of one node at plane k applied to its value v (v_int: its interior update;
+// nb: its six neighbours, -x, +x, -y, +y, -z, +z); advances e past them. The first
+// event at e is at plane k.
+template <class T>
+__device__ __forceinline__ T apply_events(T v, T v_int, T u, const T (&nb)[6], T u_prev, int k, int& e, int e_end,
+                                          const TiledStepData<T>& io, const T* src_value) {
+  do {
+    const int code = __ldg(io.ev_code + e);
+    if (code >= 0)
+      v = boundary_value(u, nb, u_prev, __ldg(io.bnd_mask + code), __ldg(io.bnd_nfixed + code), __ldg(io.bnd_cd + code),
+                         __ldg(io.bnd_cl + code));
+    else if (code == kEventSolid)
+      v = T(0);
+    else if (code == kEventPlain)
+      v = v_int;
+    else
+      v += src_value[event_source_index(code)];
+    ++e;
+  } while (e < e_end && __ldg(io.ev_k + e) == k);
+  return v;
+}
+
+// The first of column events [e, e_end) at plane k0 or after (a binary search: a column
+// next to an obstacle may have many).
+__device__ __forceinline__ int first_event_from(const int* ev_k, int e, int e_end, int k0) {
+  int hi = e_end;
+  while (e < hi) {
+    const int mid = (e + hi) / 2;
+    if (__ldg(ev_k + mid) < k0) e = mid + 1;
+    else hi = mid;
+  }
+  return e;
+}
+
+}  // namespace ws

@@ -1,0 +1,226 @@
+// The whole step in one launch, with 16-byte vectors: zstream_vec's z streaming (each
+// thread owns N consecutive x points of a row, 4 floats or 2 doubles, moved with one
+// 16-byte load or store; u^n's z neighbours in a register queue, the rows above and below
+// through L1) with the room's walls, obstacles, sources and receivers inside the same
+// launch, as zstream_fused does them for one point per thread:
+//  - a node on a face of the box takes its face class's boundary coefficients from the
+//    27-entry table; a thread's N points share their y and z faces, and only its first
+//    and last lanes can lie on an x face, so a thread off every face (most of them)
+//    pays one test per plane;
+//  - the other nodes (near obstacles, solids, sources) are events listed per column in
+//    the order of k (column_events.hpp). The thread keeps one register, the next plane
+//    at which any of its N columns has an event; at that plane each lane finds its
+//    column's events by a binary search. Planes with events are rare in a room (a
+//    source's node; an obstacle's surface), so the search costs nothing elsewhere.
+// Each node's arithmetic is zstream_fused's and the per-step path's (boundary_node.cuh,
+// exact_update.cuh): the same bits. Receivers and sources as in fused_steps.cuh.
+//
+// Alignment as zstream_vec: interior rows start on 128-byte lines, pitch and plane are
+// multiples of 32 elements; a row's last vector may pass nx inside the padded row (its
+// loads read the zero halo and padding, only the lanes below nx are stored).
+#include <climits>
+
+#include "boundary/boundary_node.cuh"
+#include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/exact_update.cuh"
+#include "cuda/kernels/fused_steps.cuh"
+#include "cuda/kernels/kernel_common.cuh"
+#include "cuda/kernels/launch_geometry.hpp"
+#include "cuda/kernels/leggy_vec.cuh"
+#include "cuda/kernels/seven_point.hpp"
+
+namespace ws {
+
+namespace {
+
+// z chunks of at least 2 planes, six waves: a vector thread covers N columns, so a plane
+// holds N times fewer threads than zstream_fused's, and the rooms heard live are small
+// grids whose extra end planes per chunk are L2 hits (24 kHz shoebox on the H200: +13%
+// against 4 planes, the same at 32 and 48 kHz; docs/benchmarks.md).
+constexpr int kMinChunkPlanes = 2;
+constexpr int kTargetWaves = 6;
+
+template <class T> constexpr int kLanes = 16 / (int)sizeof(T);
+
+// The plane of the next event at or after k among the lanes' columns col .. col + lanes - 1
+// (INT_MAX: none).
+template <class T>
+__device__ __forceinline__ int next_group_event(const TiledStepData<T>& io, int col, int lanes, int k) {
+  int next = INT_MAX;
+#pragma unroll
+  for (int q = 0; q < kLanes<T>; ++q) {
+    if (q >= lanes) break;
+    const int e_end = __ldg(io.col_start + col + q + 1);
+    const int e = first_event_from(io.ev_k, __ldg(io.col_start + col + q), e_end, k);
+    if (e < e_end) next = min(next, __ldg(io.ev_k + e));
+  }
+  return next;
+}
+
+template <class T, bool IO>
+__global__ void __launch_bounds__(1024, 1)
+    zstream_fused_vec_kernel(T* __restrict__ un, const T* __restrict__ uc, FieldLayout L, T w, int chunk,
+                             TiledStepData<T> io, const T* src_value, long long rec_slot) {
+  constexpr int N = kLanes<T>;
+  fused_launch_next_step();
+  if constexpr (IO) {  // the previous step's receivers, from u^n (read-only in this step)
+    if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0) {
+      fused_wait_previous_step();
+      fused_previous_taps(uc, io, rec_slot);
+    }
+  }
+  const int i = (blockIdx.x * blockDim.x + threadIdx.x) * N;  // the first of this thread's N points
+  const int j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i >= L.nx || j >= L.ny) return;  // no barriers below: threads outside the interior may leave
+  const int lanes = min(N, L.nx - i);
+  const bool full = lanes == N;
+  const int k0 = blockIdx.z * chunk;
+  const int k1 = min(L.nz, k0 + chunk);
+  const int pitch = (int)L.pitch;
+  const int64_t plane = L.plane;
+  const int64_t p0 = L.index(i, j, k0);
+  const T* c = uc + p0;
+  T* o = un + p0;
+  // The y face class (3 fy, shared by the lanes), whether a lane lies on an x or y face,
+  // and the next plane with an event in any of the lanes' columns.
+  int fy3 = 0, next_k = INT_MAX, col = 0;
+  bool side_face = false;
+  if constexpr (IO) {
+    fy3 = 3 * (j == 0 ? 1 : j == L.ny - 1 ? 2 : 0);
+    side_face = fy3 != 0 || i == 0 || i + lanes == L.nx;
+    col = i + L.nx * j;
+    next_k = next_group_event(io, col, lanes, k0);
+  }
+  fused_wait_previous_step();  // the previous step has finished with the fields: only now are they touched
+
+  // z queue below/centre/above = u^n(k-1, k, k+1), prev = u^{n-1}(k); the next plane's
+  // loads are issued before this plane's store.
+  lv::Pack<T, N> below = lv::ldg<T, N>(c - plane), centre = lv::ldg<T, N>(c), above = lv::ldg<T, N>(c + plane);
+  lv::Pack<T, N> prev = lv::ld<T, N>(o);
+  for (int k = k0; k < k1; ++k) {
+    const bool more = k + 1 < k1;
+    lv::Pack<T, N> ahead, prev_next;
+    if (more) {
+      ahead = lv::ldg<T, N>(c + 2 * plane);
+      prev_next = lv::ld<T, N>(o + plane);
+    }
+    const lv::Pack<T, N> north = lv::ldg<T, N>(c - pitch), south = lv::ldg<T, N>(c + pitch);
+    const T west = __ldg(c - 1), east = __ldg(c + N);
+    // The six neighbours of lane q: -x, +x, -y, +y, -z, +z.
+    auto neighbours = [&](int q, T (&nb)[6]) {
+      nb[0] = q == 0 ? west : centre.v[q - 1];
+      nb[1] = q == N - 1 ? east : centre.v[q + 1];
+      nb[2] = north.v[q];
+      nb[3] = south.v[q];
+      nb[4] = below.v[q];
+      nb[5] = above.v[q];
+    };
+    T out[N];
+#pragma unroll
+    for (int q = 0; q < N; ++q) {
+      T nb[6];
+      neighbours(q, nb);
+      out[q] = ex::seven_point_update(centre.v[q], prev.v[q], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
+    }
+    if constexpr (IO) {
+      const int fz9 = k == 0 ? 9 : k == L.nz - 1 ? 18 : 0;
+      if (side_face || fz9 != 0) {
+#pragma unroll
+        for (int q = 0; q < N; ++q) {
+          const int cls = (i + q == 0 ? 1 : i + q == L.nx - 1 ? 2 : 0) + fy3 + fz9;  // as face_class
+          if (q < lanes && cls != 0) {
+            const int b = __ldg(io.class_bnd + cls);
+            if (b >= 0) {
+              T nb[6];
+              neighbours(q, nb);
+              out[q] = boundary_value(centre.v[q], nb, prev.v[q], __ldg(io.bnd_mask + b), __ldg(io.bnd_nfixed + b),
+                                      __ldg(io.bnd_cd + b), __ldg(io.bnd_cl + b));
+            }
+          }
+        }
+      }
+      if (k == next_k) {
+        // Each lane's events at this plane, then the lanes' next event plane. The
+        // interior update a plain event restores is recomputed (the same arithmetic, the
+        // same bits) rather than kept in registers through every plane.
+#pragma unroll
+        for (int q = 0; q < N; ++q) {
+          if (q >= lanes) break;
+          const int e_end = __ldg(io.col_start + col + q + 1);
+          int e = first_event_from(io.ev_k, __ldg(io.col_start + col + q), e_end, k);
+          if (e < e_end && __ldg(io.ev_k + e) == k) {
+            T nb[6];
+            neighbours(q, nb);
+            const T v_int =
+                ex::seven_point_update(centre.v[q], prev.v[q], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
+            out[q] = apply_events(out[q], v_int, centre.v[q], nb, prev.v[q], k, e, e_end, io, src_value);
+          }
+        }
+        next_k = k + 1 < L.nz ? next_group_event(io, col, lanes, k + 1) : INT_MAX;
+      }
+    }
+    lv::store<T, N>(o, out, i, L.nx, full);
+    below = centre;
+    centre = above;
+    if (more) {
+      above = ahead;
+      prev = prev_next;
+    }
+    c += plane;
+    o += plane;
+  }
+}
+
+template <class T>
+int launch_steps(T* cur, T* prev, int steps, const FieldLayout& L, T w, const TiledStepData<T>* io,
+                 const LaunchOptions& o, cudaStream_t stream) {
+  const dim3 block(o.block.x, o.block.y, 1);
+  const long long gx = ceil_div(ceil_div(L.nx, kLanes<T>), o.block.x), gy = ceil_div(L.ny, o.block.y);
+  const void* kernel =
+      io ? (const void*)zstream_fused_vec_kernel<T, true> : (const void*)zstream_fused_vec_kernel<T, false>;
+  const int resident = resident_blocks_per_sm(kernel, block.x * block.y, 0) * device_sm_count();
+  const int chunks = z_chunks_for(gx * gy, resident, L.nz, kTargetWaves, kMinChunkPlanes);
+  const int chunk = (L.nz + chunks - 1) / chunks;
+  const dim3 grid = checked_grid(gx, gy, (L.nz + chunk - 1) / chunk, "zstream_fused_vec");
+  return launch_fused_steps<T>(zstream_fused_vec_kernel<T, true>, zstream_fused_vec_kernel<T, false>, grid, block,
+                               chunk, cur, prev, steps, L, w, io, stream);
+}
+
+template <class T>
+int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  const T w = fused_weight<T>(a.stencil, a.lambda2, "zstream_fused_vec");
+  return launch_steps<T>(a.cur, a.prev, a.steps, a.layout, w, a.io, o, stream);
+}
+
+// One bare step (the registry's per-step interface).
+template <class T>
+void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  const T w = fused_weight<T>(a.stencil, a.lambda2, "zstream_fused_vec");
+  (void)launch_steps<T>(const_cast<T*>(a.u_cur), a.u_next, 1, a.layout, w, nullptr, o, stream);
+}
+
+}  // namespace
+
+void register_zstream_fused_vec_kernels(KernelRegistry& r) {
+  KernelVariant v;
+  v.id = "zstream_fused_vec";
+  v.name = "z streaming with 16-byte vectors, the whole step (walls, obstacles, sources, receivers) in one launch";
+  v.family = "ours";
+  v.stencils = "7pt";
+  v.supports = supports_seven_point;
+  // Threads of N points each: 16 threads cover 64 floats of a row. On a room `auto` times
+  // the three blocks that measured best on the shoebox at 24-48 kHz (H200).
+  v.default_block = {16, 8, 1};
+  v.room_blocks = {{16, 8, 1}, {8, 32, 1}, {16, 16, 1}};
+  v.block_uses_z = false;
+  v.has_readonly_toggle = false;
+  v.graph_capturable = false;  // run through multi_float/multi_double, whose runs the solver replays itself
+  v.multi_replayable = true;   // step index and receiver slot from TiledStepData::counter when set
+  v.launch_float = launch_one<float>;
+  v.launch_double = launch_one<double>;
+  v.multi_float = launch_multi<float>;
+  v.multi_double = launch_multi<double>;
+  r.add(v);
+}
+
+}  // namespace ws
