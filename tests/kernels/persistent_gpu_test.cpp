@@ -229,45 +229,40 @@ TEST(Temporal2Step, WithAnObstacleRunsStepByStepAndMatches) {
   compare(Precision::Float, 1e-5, "temporal_2step", Room::WallsAndObstacle, {{32, 16, 1}});
 }
 
-// zstream_fused: the whole step (walls of every kind, an obstacle, sources on boundary
-// nodes and inside, receivers on walls and spread) in one launch per step, at the default
-// block and at blocks with odd and partial columns; the z chunks of a 23-plane grid.
-const std::vector<BlockShape> kFusedBlocks = {{32, 8, 1}, {16, 4, 1}, {64, 2, 1}, {7, 5, 1}, {128, 1, 1}};
+// The whole-step kernels: the whole step (walls of every kind, an obstacle, sources on
+// boundary nodes and inside, receivers on walls and spread) in one launch per step, at the
+// default block and at blocks with odd and partial columns; the z chunks of a 23-plane
+// grid. zstream_fused_vec's threads hold 4 floats or 2 doubles of a row: the 37-point rows
+// end in a partial vector, and the obstacle (i = 20 .. 26) and the spread source and
+// receivers cross vector boundaries; blocks of odd widths and a single column.
+struct FusedKernelCase {
+  const char* kernel;
+  std::vector<BlockShape> blocks;  // every block, with the obstacle
+  BlockShape odd;                  // one odd block for the shorter cases
+};
+const std::vector<FusedKernelCase> kFusedKernels = {
+    {"zstream_fused", {{32, 8, 1}, {16, 4, 1}, {64, 2, 1}, {7, 5, 1}, {128, 1, 1}}, {7, 5, 1}},
+    {"zstream_fused_vec", {{16, 16, 1}, {8, 4, 1}, {3, 5, 1}, {32, 2, 1}, {1, 64, 1}}, {5, 3, 1}},
+};
 
 TEST(ZstreamFused, MatchesTheStepPathWithWallsObstacleSourcesAndReceiversDouble) {
-  compare(Precision::Double, 1e-12, "zstream_fused", Room::WallsAndObstacle, kFusedBlocks);
+  for (const auto& f : kFusedKernels) compare(Precision::Double, 1e-12, f.kernel, Room::WallsAndObstacle, f.blocks);
 }
 TEST(ZstreamFused, MatchesTheStepPathWithWallsObstacleSourcesAndReceiversFloat) {
-  compare(Precision::Float, 1e-5, "zstream_fused", Room::WallsAndObstacle, kFusedBlocks);
+  for (const auto& f : kFusedKernels) compare(Precision::Float, 1e-5, f.kernel, Room::WallsAndObstacle, f.blocks);
 }
 TEST(ZstreamFused, MatchesTheStepPathWithWallsOnlyAndFixedWalls) {
-  compare(Precision::Float, 1e-5, "zstream_fused", Room::Walls, {{32, 8, 1}});
-  compare(Precision::Double, 1e-12, "zstream_fused", Room::Fixed, {{32, 8, 1}});
+  for (const auto& f : kFusedKernels) {
+    compare(Precision::Float, 1e-5, f.kernel, Room::Walls, {f.blocks[0], f.odd});
+    compare(Precision::Double, 1e-12, f.kernel, Room::Fixed, {f.blocks[0]});
+  }
 }
 // Without the step graph: every step launched from the host, the step index a parameter.
 TEST(ZstreamFused, MatchesTheStepPathWithTheGraphOff) {
-  compare(Precision::Float, 1e-5, "zstream_fused", Room::WallsAndObstacle, {{32, 8, 1}, {7, 5, 1}}, "7pt", false);
-  compare(Precision::Double, 1e-12, "zstream_fused", Room::WallsAndObstacle, {{32, 8, 1}}, "7pt", false);
-}
-
-// zstream_fused_vec: the same room with a thread per 4 floats or 2 doubles of a row. The
-// 37-point rows end in a partial vector; the obstacle (i = 20 .. 26) and the spread
-// source and receivers cross vector boundaries; blocks of odd widths and a single column.
-const std::vector<BlockShape> kFusedVecBlocks = {{16, 16, 1}, {8, 4, 1}, {3, 5, 1}, {32, 2, 1}, {1, 64, 1}};
-
-TEST(ZstreamFusedVec, MatchesTheStepPathWithWallsObstacleSourcesAndReceiversDouble) {
-  compare(Precision::Double, 1e-12, "zstream_fused_vec", Room::WallsAndObstacle, kFusedVecBlocks);
-}
-TEST(ZstreamFusedVec, MatchesTheStepPathWithWallsObstacleSourcesAndReceiversFloat) {
-  compare(Precision::Float, 1e-5, "zstream_fused_vec", Room::WallsAndObstacle, kFusedVecBlocks);
-}
-TEST(ZstreamFusedVec, MatchesTheStepPathWithWallsOnlyAndFixedWalls) {
-  compare(Precision::Float, 1e-5, "zstream_fused_vec", Room::Walls, {{16, 16, 1}, {5, 3, 1}});
-  compare(Precision::Double, 1e-12, "zstream_fused_vec", Room::Fixed, {{16, 16, 1}});
-}
-TEST(ZstreamFusedVec, MatchesTheStepPathWithTheGraphOff) {
-  compare(Precision::Float, 1e-5, "zstream_fused_vec", Room::WallsAndObstacle, {{16, 16, 1}, {3, 5, 1}}, "7pt", false);
-  compare(Precision::Double, 1e-12, "zstream_fused_vec", Room::WallsAndObstacle, {{16, 16, 1}}, "7pt", false);
+  for (const auto& f : kFusedKernels) {
+    compare(Precision::Float, 1e-5, f.kernel, Room::WallsAndObstacle, {f.blocks[0], f.odd}, "7pt", false);
+    compare(Precision::Double, 1e-12, f.kernel, Room::WallsAndObstacle, {f.blocks[0]}, "7pt", false);
+  }
 }
 
 // A few steps on a small grid, with walls, sources and receivers: what compute-sanitizer's

@@ -11,6 +11,8 @@
 #include "boundary/boundary_node.cuh"
 #include "core/cuda_check.hpp"
 #include "cuda/column_events.hpp"
+#include "cuda/kernels/launch_geometry.hpp"
+#include "cuda/kernels/load.cuh"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/step_io.hpp"
 #include "cuda/tiled_step.hpp"
@@ -140,6 +142,43 @@ int launch_fused_steps(FusedStepKernel<T> with_io, FusedStepKernel<T> bare, dim3
     }
   }
   return launches;
+}
+
+// The registry's launchers for a fused kernel described by K:
+//   template <class T, bool IO> static FusedStepKernel<T> kernel();   (IO: the room's step; else bare)
+//   static const char* name();
+//   template <class T> static int x_per_thread();                     (points of a row per thread)
+//   template <class T> static int min_chunk_planes(const TiledStepData<T>* io);
+// A thread streams its column(s) through z chunks of at least min_chunk_planes planes,
+// enough chunks for kFusedTargetWaves waves of resident blocks where the grid allows.
+constexpr int kFusedTargetWaves = 6;
+
+template <class K, class T>
+int fused_launch_steps(T* cur, T* prev, int steps, const FieldLayout& L, const Stencil* st, double lambda2,
+                       const TiledStepData<T>* io, const LaunchOptions& o, cudaStream_t stream) {
+  const T w = fused_weight<T>(st, lambda2, K::name());
+  const dim3 block(o.block.x, o.block.y, 1);
+  const long long gx = ceil_div(ceil_div(L.nx, K::template x_per_thread<T>()), o.block.x);
+  const long long gy = ceil_div(L.ny, o.block.y);
+  const FusedStepKernel<T> with_io = K::template kernel<T, true>(), bare = K::template kernel<T, false>();
+  const int resident = resident_blocks_per_sm((const void*)(io ? with_io : bare), block.x * block.y, 0) * device_sm_count();
+  const int chunks = z_chunks_for(gx * gy, resident, L.nz, kFusedTargetWaves, K::template min_chunk_planes<T>(io));
+  const int chunk = (L.nz + chunks - 1) / chunks;
+  const dim3 grid = checked_grid(gx, gy, (L.nz + chunk - 1) / chunk, K::name());
+  return launch_fused_steps<T>(with_io, bare, grid, block, chunk, cur, prev, steps, L, w, io, stream);
+}
+
+// KernelVariant::multi_float / multi_double.
+template <class K, class T>
+int fused_launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  return fused_launch_steps<K, T>(a.cur, a.prev, a.steps, a.layout, a.stencil, a.lambda2, a.io, o, stream);
+}
+
+// KernelVariant::launch_float / launch_double: one bare step.
+template <class K, class T>
+void fused_launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  (void)fused_launch_steps<K, T>(const_cast<T*>(a.u_cur), a.u_next, 1, a.layout, a.stencil, a.lambda2, nullptr, o,
+                                 stream);
 }
 
 // The events of one node at plane k applied to its value v (v_int: its interior update;

@@ -42,7 +42,6 @@ namespace {
 // live a column of 16 planes per thread leaves the device with too few blocks, while the
 // extra planes a chunk loads at its ends are L2 hits there.
 constexpr int kMinChunkPlanes = 4;
-constexpr int kTargetWaves = 6;
 // With obstacles, chunks of at least 2 planes: the columns along an obstacle's surfaces
 // carry most of the step's events, and shorter chunks spread them over more blocks
 // (furnished room on the H200: +50% against 4 planes; the shoebox has no obstacles and
@@ -125,33 +124,17 @@ __global__ void __maxnreg__(FusedTuning<T>::max_regs)
   }
 }
 
-template <class T>
-int launch_steps(T* cur, T* prev, int steps, const FieldLayout& L, T w, const TiledStepData<T>* io,
-                 const LaunchOptions& o, cudaStream_t stream) {
-  const dim3 block(o.block.x, o.block.y, 1);
-  const long long gx = ceil_div(L.nx, o.block.x), gy = ceil_div(L.ny, o.block.y);
-  const void* kernel = io ? (const void*)zstream_fused_kernel<T, true> : (const void*)zstream_fused_kernel<T, false>;
-  const int resident = resident_blocks_per_sm(kernel, block.x * block.y, 0) * device_sm_count();
-  const int min_planes = fused_step_has_obstacles(io) ? kMinChunkPlanesObstacles : kMinChunkPlanes;
-  const int chunks = z_chunks_for(gx * gy, resident, L.nz, kTargetWaves, min_planes);
-  const int chunk = (L.nz + chunks - 1) / chunks;
-  const dim3 grid = checked_grid(gx, gy, (L.nz + chunk - 1) / chunk, "zstream_fused");
-  return launch_fused_steps<T>(zstream_fused_kernel<T, true>, zstream_fused_kernel<T, false>, grid, block, chunk, cur,
-                               prev, steps, L, w, io, stream);
-}
-
-template <class T>
-int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  const T w = fused_weight<T>(a.stencil, a.lambda2, "zstream_fused");
-  return launch_steps<T>(a.cur, a.prev, a.steps, a.layout, w, a.io, o, stream);
-}
-
-// One bare step (the registry's per-step interface).
-template <class T>
-void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  const T w = fused_weight<T>(a.stencil, a.lambda2, "zstream_fused");
-  (void)launch_steps<T>(const_cast<T*>(a.u_cur), a.u_next, 1, a.layout, w, nullptr, o, stream);
-}
+struct Fused {
+  template <class T, bool IO>
+  static FusedStepKernel<T> kernel() { return zstream_fused_kernel<T, IO>; }
+  static const char* name() { return "zstream_fused"; }
+  template <class T>
+  static int x_per_thread() { return 1; }
+  template <class T>
+  static int min_chunk_planes(const TiledStepData<T>* io) {
+    return fused_step_has_obstacles(io) ? kMinChunkPlanesObstacles : kMinChunkPlanes;
+  }
+};
 
 }  // namespace
 
@@ -169,10 +152,10 @@ void register_zstream_fused_kernels(KernelRegistry& r) {
   // Its multi-step launch may be captured and replayed: with TiledStepData::counter set,
   // every step index and receiver slot comes from the device counter.
   v.multi_replayable = true;
-  v.launch_float = launch_one<float>;
-  v.launch_double = launch_one<double>;
-  v.multi_float = launch_multi<float>;
-  v.multi_double = launch_multi<double>;
+  v.launch_float = fused_launch_one<Fused, float>;
+  v.launch_double = fused_launch_one<Fused, double>;
+  v.multi_float = fused_launch_multi<Fused, float>;
+  v.multi_double = fused_launch_multi<Fused, double>;
   r.add(v);
 }
 

@@ -38,7 +38,6 @@ namespace {
 // grids whose extra end planes per chunk are L2 hits (24 kHz shoebox on the H200: +13%
 // against 4 planes, the same at 32 and 48 kHz; docs/benchmarks.md).
 constexpr int kMinChunkPlanes = 2;
-constexpr int kTargetWaves = 6;
 
 template <class T> constexpr int kLanes = 16 / (int)sizeof(T);
 
@@ -171,33 +170,15 @@ __global__ void __launch_bounds__(1024, 1)
   }
 }
 
-template <class T>
-int launch_steps(T* cur, T* prev, int steps, const FieldLayout& L, T w, const TiledStepData<T>* io,
-                 const LaunchOptions& o, cudaStream_t stream) {
-  const dim3 block(o.block.x, o.block.y, 1);
-  const long long gx = ceil_div(ceil_div(L.nx, kLanes<T>), o.block.x), gy = ceil_div(L.ny, o.block.y);
-  const void* kernel =
-      io ? (const void*)zstream_fused_vec_kernel<T, true> : (const void*)zstream_fused_vec_kernel<T, false>;
-  const int resident = resident_blocks_per_sm(kernel, block.x * block.y, 0) * device_sm_count();
-  const int chunks = z_chunks_for(gx * gy, resident, L.nz, kTargetWaves, kMinChunkPlanes);
-  const int chunk = (L.nz + chunks - 1) / chunks;
-  const dim3 grid = checked_grid(gx, gy, (L.nz + chunk - 1) / chunk, "zstream_fused_vec");
-  return launch_fused_steps<T>(zstream_fused_vec_kernel<T, true>, zstream_fused_vec_kernel<T, false>, grid, block,
-                               chunk, cur, prev, steps, L, w, io, stream);
-}
-
-template <class T>
-int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  const T w = fused_weight<T>(a.stencil, a.lambda2, "zstream_fused_vec");
-  return launch_steps<T>(a.cur, a.prev, a.steps, a.layout, w, a.io, o, stream);
-}
-
-// One bare step (the registry's per-step interface).
-template <class T>
-void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  const T w = fused_weight<T>(a.stencil, a.lambda2, "zstream_fused_vec");
-  (void)launch_steps<T>(const_cast<T*>(a.u_cur), a.u_next, 1, a.layout, w, nullptr, o, stream);
-}
+struct FusedVec {
+  template <class T, bool IO>
+  static FusedStepKernel<T> kernel() { return zstream_fused_vec_kernel<T, IO>; }
+  static const char* name() { return "zstream_fused_vec"; }
+  template <class T>
+  static int x_per_thread() { return kLanes<T>; }
+  template <class T>
+  static int min_chunk_planes(const TiledStepData<T>*) { return kMinChunkPlanes; }
+};
 
 }  // namespace
 
@@ -216,10 +197,10 @@ void register_zstream_fused_vec_kernels(KernelRegistry& r) {
   v.has_readonly_toggle = false;
   v.graph_capturable = false;  // run through multi_float/multi_double, whose runs the solver replays itself
   v.multi_replayable = true;   // step index and receiver slot from TiledStepData::counter when set
-  v.launch_float = launch_one<float>;
-  v.launch_double = launch_one<double>;
-  v.multi_float = launch_multi<float>;
-  v.multi_double = launch_multi<double>;
+  v.launch_float = fused_launch_one<FusedVec, float>;
+  v.launch_double = fused_launch_one<FusedVec, double>;
+  v.multi_float = fused_launch_multi<FusedVec, float>;
+  v.multi_double = fused_launch_multi<FusedVec, double>;
   r.add(v);
 }
 
