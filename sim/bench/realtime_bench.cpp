@@ -203,7 +203,8 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
     res.gpus = (int)std::set<int>(cfg.decomp.devices.begin(), cfg.decomp.devices.end()).size();
     res.slabs = decomp_probe(m.solver())->slab_count();
   } else {
-    if (cfg.block.x > 0) m.set_kernel(cuda->kernel().id, LaunchOptions{cfg.block, cuda->launch_options().readonly_cache});
+    if (cfg.block.x > 0)
+      m.set_kernel(cuda->kernel().id, LaunchOptions{cfg.block, cuda->launch_options().readonly_cache});
     res.kernel_id = cuda->kernel().id;
     res.block = cuda->launch_options().block;
     res.block_uses_z = cuda->kernel().block_uses_z;

@@ -50,7 +50,7 @@ TEST(RoomAutotune, CandidatesAreTheBareChoiceThenTheWholeStepKernels) {
     fused |= v.id == "zstream_fused";
   }
   EXPECT_TRUE(fused);
-  // A kernel with room_blocks is timed at each of them (zstream_fused_vec: three), once.
+  // A kernel with room_blocks is timed at each of them (zstream_fused_vec: four), once.
   const KernelVariant& vec = KernelRegistry::instance().at("zstream_fused_vec");
   ASSERT_GE(vec.room_blocks.size(), 2u);
   for (const BlockShape& b : vec.room_blocks) {

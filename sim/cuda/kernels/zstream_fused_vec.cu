@@ -139,9 +139,11 @@ __global__ void __launch_bounds__(1024, 1)
         }
       }
       if (k == next_k) {
-        // Each lane's events at this plane, then the lanes' next event plane. The
-        // interior update a plain event restores is recomputed (the same arithmetic, the
-        // same bits) rather than kept in registers through every plane.
+        // Each lane's events at this plane; the search that finds them also gives the
+        // lane's next event, past them. The interior update a plain event restores is
+        // recomputed (the same arithmetic, the same bits) rather than kept in registers
+        // through every plane.
+        next_k = INT_MAX;
 #pragma unroll
         for (int q = 0; q < N; ++q) {
           if (q >= lanes) break;
@@ -154,8 +156,8 @@ __global__ void __launch_bounds__(1024, 1)
                 ex::seven_point_update(centre.v[q], prev.v[q], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
             out[q] = apply_events(out[q], v_int, centre.v[q], nb, prev.v[q], k, e, e_end, io, src_value);
           }
+          if (e < e_end) next_k = min(next_k, __ldg(io.ev_k + e));
         }
-        next_k = k + 1 < L.nz ? next_group_event(io, col, lanes, k + 1) : INT_MAX;
       }
     }
     lv::store<T, N>(o, out, i, L.nx, full);
