@@ -34,7 +34,10 @@ namespace {
 // each) and gets them, at one 512-thread block per SM.
 constexpr int kMaxThreads = 512;
 
-template <class T, int M, bool RO>
+// Q: halo rows (columns) each thread loads per side, 1 when the block is at least M
+// wide and tall, else 2. With Q = 1 the second job's registers (two values per side
+// and their offsets) are gone, which double at the large radii needs.
+template <class T, int M, bool RO, int Q>
 __global__ void __launch_bounds__(kMaxThreads, sizeof(T) == 4 ? 2 : 1) register_queue_kernel(T* __restrict__ un, const T* __restrict__ uc,
                                                                     FieldLayout L, LeggyCoeffs<T> c, int z_planes) {
   T* tile = big::dyn_smem<T>();
@@ -51,13 +54,12 @@ __global__ void __launch_bounds__(kMaxThreads, sizeof(T) == 4 ? 2 : 1) register_
   const int pitch = (int)L.pitch;
   const int64_t plane = L.plane;
 
-  // Halo jobs of this thread (the launcher guarantees M <= 2 by and M <= 2 bx, so at
-  // most two per side): in-plane offsets from the plane's interior origin, fixed for
-  // the whole column.
-  bool hy[2], hx[2];
-  int oyb[2], oya[2], oxl[2], oxr[2];
+  // Halo jobs of this thread (the launcher guarantees M <= Q by and M <= Q bx, Q <= 2):
+  // in-plane offsets from the plane's interior origin, fixed for the whole column.
+  bool hy[Q], hx[Q];
+  int oyb[Q], oya[Q], oxl[Q], oxr[Q];
 #pragma unroll
-  for (int q = 0; q < 2; ++q) {
+  for (int q = 0; q < Q; ++q) {
     const int r = ty + q * by, s = tx + q * bx;
     hy[q] = r < M;
     hx[q] = s < M;
@@ -66,10 +68,10 @@ __global__ void __launch_bounds__(kMaxThreads, sizeof(T) == 4 ? 2 : 1) register_
     oxl[q] = jc * pitch + (i0 - M + s);                    // column left of the block
     oxr[q] = jc * pitch + min(i0 + bx + s, L.nx + M - 1);  // column right
   }
-  T vyb[2], vya[2], vxl[2], vxr[2];
+  T vyb[Q], vya[Q], vxl[Q], vxr[Q];
   auto load_halos = [&](const T* b) {
 #pragma unroll
-    for (int q = 0; q < 2; ++q) {
+    for (int q = 0; q < Q; ++q) {
       if (hy[q]) vyb[q] = ld<RO>(b + oyb[q]), vya[q] = ld<RO>(b + oya[q]);
       if (hx[q]) vxl[q] = ld<RO>(b + oxl[q]), vxr[q] = ld<RO>(b + oxr[q]);
     }
@@ -119,7 +121,7 @@ __global__ void __launch_bounds__(kMaxThreads, sizeof(T) == 4 ? 2 : 1) register_
     __syncthreads();  // the previous plane's reads of the tile are done
     tile[centre] = cur;
 #pragma unroll
-    for (int q = 0; q < 2; ++q) {
+    for (int q = 0; q < Q; ++q) {
       if (hy[q]) {
         tile[(ty + q * by) * tw + tx + M] = vyb[q];
         tile[(by + M + ty + q * by) * tw + tx + M] = vya[q];
@@ -135,19 +137,27 @@ __global__ void __launch_bounds__(kMaxThreads, sizeof(T) == 4 ? 2 : 1) register_
       prev_b = inside ? out[2 * plane] : T(0);
     }
     if (k + 1 < k1) load_halos(base + plane);  // one plane ahead
+    // For M >= 2 the register-only part of the update is done here, while the warps
+    // wait for the tile: the leapfrog, round(6u) and each shell's z pair. The shell is
+    // then summed in axis_shell_minus's order, (((xm + xp) + (ym + yp)) + zpair) - 6u,
+    // one subtraction of round(6u) per shell (exact_update.cuh), the same bits as
+    // computing it after the barrier; what is left behind the barrier is what the old
+    // folded-centre form had there. leggy:1 sums differences (it runs next to
+    // non-fixed walls) and keeps them after the barrier.
+    T acc = ex::leapfrog(cur, prev);
+    const T six_u = ex::six_times(cur);
+    T zpair[M];
+#pragma unroll
+    for (int m = 1; m <= M; ++m) zpair[m - 1] = behind[m - 1] + front[m - 1];
     __syncthreads();
     if (inside) {
-      T acc = ex::leapfrog(cur, prev);
-      // Differences first for leggy:1, which runs next to non-fixed walls; one
-      // subtraction of round(6u) per shell for M >= 2 (exact_update.cuh).
-      const T six_u = ex::six_times(cur);
 #pragma unroll
       for (int m = 1; m <= M; ++m) {
         const T xm = tile[centre - m], xp = tile[centre + m], ym = tile[centre - m * tw], yp = tile[centre + m * tw];
         if constexpr (M == 1)
           acc = fma(c.w[m], ex::axis_shell_diff(xm, xp, ym, yp, behind[m - 1], front[m - 1], cur), acc);
         else
-          acc = fma(c.w[m], ex::axis_shell_minus(xm, xp, ym, yp, behind[m - 1], front[m - 1], six_u), acc);
+          acc = fma(c.w[m], (((xm + xp) + (ym + yp)) + zpair[m - 1]) - six_u, acc);
       }
       *out = acc;
     }
@@ -193,13 +203,15 @@ void launch_register_queue(const StepArgs<T>& a, const LaunchOptions& o, cudaStr
     const int planes = big::z_chunk_planes(a.layout.nz, gx * gy, 4 * M);
     const dim3 grid = big::grid3(gx, gy, big::cdiv(a.layout.nz, planes), name);
     const size_t smem = sizeof(T) * (size_t)(b.x + 2 * M) * (size_t)(b.y + 2 * M);
-    if (o.readonly_cache) {
-      big::set_dynamic_smem(register_queue_kernel<T, M, true>, smem, name);
-      register_queue_kernel<T, M, true><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c, planes);
-    } else {
-      big::set_dynamic_smem(register_queue_kernel<T, M, false>, smem, name);
-      register_queue_kernel<T, M, false><<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c, planes);
-    }
+    auto run = [&](auto kernel) {
+      big::set_dynamic_smem(kernel, smem, name);
+      kernel<<<grid, block, smem, stream>>>(a.u_next, a.u_cur, a.layout, c, planes);
+    };
+    const bool one_job = b.x >= M && b.y >= M;
+    if (o.readonly_cache)
+      one_job ? run(register_queue_kernel<T, M, true, 1>) : run(register_queue_kernel<T, M, true, 2>);
+    else
+      one_job ? run(register_queue_kernel<T, M, false, 1>) : run(register_queue_kernel<T, M, false, 2>);
   });
   CUDA_CHECK_LAUNCH();
 }
