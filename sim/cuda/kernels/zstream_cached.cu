@@ -22,10 +22,16 @@ namespace {
 constexpr int kMinChunkPlanes = 16;
 constexpr int kTargetWaves = 6;
 
-// Prefetch depth (planes) and register cap, as for register_queue: float looks
-// two planes ahead at 40 registers, double one plane ahead at 40.
-template <class T> struct ZsTuning { static constexpr int depth = 2, max_regs = 40; };
-template <> struct ZsTuning<double> { static constexpr int depth = 1, max_regs = 40; };
+// Prefetch depth (planes), register cap and unroll of the z loop (0: the compiler's
+// choice). Float looks two planes ahead at 40 registers. Double looks one plane ahead
+// with the z loop unrolled 6 times at 56 registers: unrolled by a multiple of the queue's
+// length (3), the queue's shifts become register renames, and the registers hold the
+// unrolled planes' loads in flight. The difference form of the update (exact_update.cuh)
+// adds six subtractions a point, and at 40 registers with the compiler's unroll it ran
+// 1-7% below the folded-centre form, depending on the grid (H200, docs/benchmarks.md,
+// "Fifth pass"); this form runs within 2% of it on both grids measured.
+template <class T> struct ZsTuning { static constexpr int depth = 2, max_regs = 40, unroll = 0; };
+template <> struct ZsTuning<double> { static constexpr int depth = 1, max_regs = 56, unroll = 6; };
 
 template <class T, bool RO>
 __global__ void __maxnreg__(ZsTuning<T>::max_regs)
@@ -50,7 +56,7 @@ __global__ void __maxnreg__(ZsTuning<T>::max_regs)
   for (int d = 0; d < D + 2; ++d) zq[d] = (k0 - 1 + d <= k1) ? ld<RO>(c + (d - 1) * plane) : T(0);
 #pragma unroll
   for (int d = 0; d < D; ++d) pq[d] = (k0 + d < k1) ? o[d * plane] : T(0);
-  for (int k = k0; k < k1; ++k) {
+  auto plane_step = [&](int k) {
     const T z_new = (k + D + 1 <= k1) ? ld<RO>(c + (D + 1) * plane) : T(0);
     const T p_new = (k + D < k1) ? o[D * plane] : T(0);
     *o = ex::seven_point_update(zq[1], pq[0], ld<RO>(c - 1), ld<RO>(c + 1), ld<RO>(c - pitch), ld<RO>(c + pitch), zq[0],
@@ -63,6 +69,12 @@ __global__ void __maxnreg__(ZsTuning<T>::max_regs)
     pq[D - 1] = p_new;
     c += plane;
     o += plane;
+  };
+  if constexpr (ZsTuning<T>::unroll > 0) {
+#pragma unroll ZsTuning<T>::unroll
+    for (int k = k0; k < k1; ++k) plane_step(k);
+  } else {
+    for (int k = k0; k < k1; ++k) plane_step(k);
   }
 }
 
