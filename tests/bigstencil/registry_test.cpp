@@ -127,7 +127,7 @@ TEST(BigStencilRegistry, BlockAfterSwitchFollowsZtmaWidths) {
 
 // Kernels without a per-stencil block keep their default block everywhere.
 TEST(BigStencilRegistry, PreferredBlockIsTheDefaultWithoutBlockFor) {
-  const KernelVariant& v = kernel("ztile_leggy");
+  const KernelVariant& v = kernel("kernelA");
   EXPECT_EQ(v.block_for, nullptr);
   const BlockShape b = preferred_block(v, make_stencil("leggy:8"), Precision::Float);
   EXPECT_EQ(b.x, v.default_block.x);

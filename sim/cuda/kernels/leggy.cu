@@ -69,6 +69,16 @@ void launch_kernel_b(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t 
   CUDA_CHECK_LAUNCH();
 }
 
+// The default block per precision and radius: the paper's 32x4x2, and 32x4x4 (four
+// planes per block) where that measured faster on the H200 (1e9 points, run 149,
+// docs/benchmarks.md "Fifth pass": double leggy:3 +11%, float leggy:5-6 +11-17% over 32x4x2).
+BlockShape kernel_b_block_for(const Stencil& s, Precision p) {
+  if (!supports_leggy_1_to_8(s)) return {32, 4, 2};
+  const int M = s.radius;
+  const bool deep = p == Precision::Double ? M == 3 : (M == 5 || M == 6);
+  return deep ? BlockShape{32, 4, 4} : BlockShape{32, 4, 2};
+}
+
 }  // namespace
 
 void register_leggy_kernels(KernelRegistry& r) {
@@ -79,6 +89,7 @@ void register_leggy_kernels(KernelRegistry& r) {
   v.stencils = "leggy:1..8";
   v.supports = supports_leggy_1_to_8;
   v.default_block = {32, 4, 2};
+  v.block_for = kernel_b_block_for;
   v.block_uses_z = true;
   v.has_readonly_toggle = true;
   v.launch_float = launch_kernel_b<float>;

@@ -55,7 +55,9 @@ constexpr int leggy_ny() {
 // SM. Capped at 168 or 128 they run up to 3.5 times the warps, and that pays even
 // where the cap spills a few values to L1 (double M = 7 and 8, 32 and 80 bytes at
 // 128; float M = 6 and 8, 40 and 24 bytes): +5% to +58% over the uncapped form
-// (float M = 2 at 64 registers: +9% at 32x8).
+// (float M = 2 at 64 registers: +9% at 32x8). Double M = 3 runs 32x4, the block within
+// 2% of the folded-centre form on both lent GPUs: the H100's fastest, 64x4, ran 24% below
+// it on the H200 (runs 149-157, docs/benchmarks.md "Fifth pass").
 struct SweepTuning {
   int cap, bx, by;
 };
@@ -64,7 +66,7 @@ template <class T, int M>
 constexpr SweepTuning sweep_tuning() {
   constexpr SweepTuning f[kKernelMaxLeggyM + 1] = {{}, {0, 32, 8}, {64, 32, 8}, {168, 64, 4}, {128, 64, 4},
                                                    {128, 64, 4}, {128, 32, 8}, {168, 64, 2}, {168, 64, 2}};
-  constexpr SweepTuning d[kKernelMaxLeggyM + 1] = {{}, {0, 128, 2}, {0, 32, 8}, {168, 64, 4}, {168, 32, 4},
+  constexpr SweepTuning d[kKernelMaxLeggyM + 1] = {{}, {0, 128, 2}, {0, 32, 8}, {168, 32, 4}, {168, 32, 4},
                                                    {128, 32, 8}, {128, 32, 8}, {128, 32, 8}, {128, 32, 8}};
   return sizeof(T) == 4 ? f[M] : d[M];
 }

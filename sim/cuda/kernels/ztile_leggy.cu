@@ -308,6 +308,20 @@ void launch_ztile_leggy(const StepArgs<T>& a, const LaunchOptions& o, cudaStream
   CUDA_CHECK_LAUNCH();
 }
 
+// The default block (x in vectors) per precision and radius: 16x16, and where another
+// measured faster on the H200 and no slower than 2% below the folded-centre form on the
+// H100 (1e9 points, runs 149-157, docs/benchmarks.md "Fifth pass"): float leggy:5 32x4
+// (+10% on the H200), float leggy:7-8 16x8 (+5%), double leggy:6-7 8x16 (+7-23%; +1-5%
+// on the H100).
+BlockShape ztile_leggy_block_for(const Stencil& s, Precision p) {
+  if (!supports_leggy_1_to_8(s)) return {16, 16, 1};
+  const int M = s.radius;
+  if (p == Precision::Float && M == 5) return {32, 4, 1};
+  if (p == Precision::Float && M >= 7) return {16, 8, 1};
+  if (p == Precision::Double && (M == 6 || M == 7)) return {8, 16, 1};
+  return {16, 16, 1};
+}
+
 }  // namespace
 
 void register_ztile_leggy_kernels(KernelRegistry& r) {
@@ -318,6 +332,7 @@ void register_ztile_leggy_kernels(KernelRegistry& r) {
   v.stencils = "leggy:1..8";
   v.supports = supports_leggy_1_to_8;
   v.default_block = {16, 16, 1};
+  v.block_for = ztile_leggy_block_for;
   v.block_uses_z = false;
   v.has_readonly_toggle = false;
   v.launch_float = launch_ztile_leggy<float>;

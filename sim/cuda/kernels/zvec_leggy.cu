@@ -147,6 +147,18 @@ void launch_zvec_leggy(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_
   CUDA_CHECK_LAUNCH();
 }
 
+// The default block (x in vectors) per precision and radius: 32x8, and narrower blocks
+// where they measured faster on the H200 (1e9 points, run 149, docs/benchmarks.md
+// "Fifth pass"): double leggy:5 16x8 (+19% over 32x8), double leggy:6 and float
+// leggy:7-8 16x16 (+1-5%).
+BlockShape zvec_leggy_block_for(const Stencil& s, Precision p) {
+  if (!supports_leggy_1_to_8(s)) return {32, 8, 1};
+  const int M = s.radius;
+  if (p == Precision::Double && M == 5) return {16, 8, 1};
+  if ((p == Precision::Double && M == 6) || (p == Precision::Float && M >= 7)) return {16, 16, 1};
+  return {32, 8, 1};
+}
+
 }  // namespace
 
 void register_zvec_leggy_kernels(KernelRegistry& r) {
@@ -157,6 +169,7 @@ void register_zvec_leggy_kernels(KernelRegistry& r) {
   v.stencils = "leggy:1..8";
   v.supports = supports_leggy_1_to_8;
   v.default_block = {32, 8, 1};
+  v.block_for = zvec_leggy_block_for;
   v.block_uses_z = false;
   v.has_readonly_toggle = false;
   v.launch_float = launch_zvec_leggy<float>;
