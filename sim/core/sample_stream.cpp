@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace ws {
 
@@ -55,6 +56,15 @@ double sampled_end_s(const SourceSignal& s, const SampleStream& stream, double d
   return (double)(sampled_start_step(s, dt_s) + n + 1) * dt_s;
 }
 
+int SampleWindows::window_steps() {
+  static const int steps = [] {
+    const char* e = std::getenv("WS_TEST_SAMPLE_WINDOW_STEPS");
+    const int n = e ? std::atoi(e) : 0;
+    return n >= 16 && n <= 4096 ? n : 4096;
+  }();
+  return steps;
+}
+
 int SampleWindows::track(const std::shared_ptr<SampleStream>& stream, long long start_step) {
   for (size_t t = 0; t < tracks_.size(); ++t)
     if (tracks_[t].stream == stream && tracks_[t].start_step == start_step) return (int)t;
@@ -64,7 +74,7 @@ int SampleWindows::track(const std::shared_ptr<SampleStream>& stream, long long 
 
 void SampleWindows::fill(long long first, float* out) const {
   for (size_t t = 0; t < tracks_.size(); ++t)
-    tracks_[t].stream->read(first - 1 - tracks_[t].start_step, kStride, out + t * kStride);
+    tracks_[t].stream->read(first - 1 - tracks_[t].start_step, stride(), out + t * stride());
 }
 
 }  // namespace ws

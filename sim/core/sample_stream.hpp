@@ -5,7 +5,7 @@
 //
 // The samples come from a SampleStream (host side; audio/dsp/sampled_sources.hpp
 // reads WAV files and generates dry signals at the scene's rate). A solver keeps
-// a window of kWindowSteps steps per stream (SampleWindows), refilled when the run
+// a window of window_steps() steps per stream (SampleWindows), refilled when the run
 // leaves it: the CPU solver reads it in place, the CUDA solver copies it to the
 // device once per window. core/source_signal.hpp says how a sample is injected.
 #include <cstddef>
@@ -88,12 +88,15 @@ long long sampled_start_step(const SourceSignal& s, double dt_s);
 double sampled_end_s(const SourceSignal& s, const SampleStream& stream, double dt_s);
 
 // The windows of samples a solver reads: one track per (stream, start step); track t
-// holds, for steps first - 1 .. first + kWindowSteps - 1, the samples at
+// holds, for steps first - 1 .. first + window_steps() - 1, the samples at
 // window(t) + 1 + (n - first), so sampled_injection can read y[-1] at the first step.
 class SampleWindows {
  public:
-  static constexpr int kWindowSteps = 4096;
-  static constexpr int kStride = kWindowSteps + 1;
+  // Steps a window covers: 4096, or WS_TEST_SAMPLE_WINDOW_STEPS (16..4096) when set, so a
+  // run under compute-sanitizer, a few hundred steps long, still turns windows.
+  static int window_steps();
+  // Floats a track's window holds: its steps and the sample before the first.
+  static int stride() { return window_steps() + 1; }
 
   void clear() { tracks_.clear(); }
   // The track of a stream starting at `start_step` (added when new).
@@ -101,8 +104,8 @@ class SampleWindows {
   int tracks() const { return (int)tracks_.size(); }
   bool empty() const { return tracks_.empty(); }
   // Whether step n lies in the window that starts at `first`.
-  static bool covers(long long first, long long n) { return n >= first && n < first + kWindowSteps; }
-  // Writes every track's window starting at step `first` (tracks() * kStride floats).
+  static bool covers(long long first, long long n) { return n >= first && n < first + window_steps(); }
+  // Writes every track's window starting at step `first` (tracks() * stride() floats).
   void fill(long long first, float* out) const;
 
  private:

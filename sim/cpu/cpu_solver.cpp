@@ -84,7 +84,7 @@ class CpuSolver final : public WaveSolver {
     source_track_.clear();
     for (const auto& n : s)
       source_track_.push_back(n.samples ? windows_.track(n.samples, sampled_start_step(n.signal, dt_)) : -1);
-    window_.assign((size_t)windows_.tracks() * SampleWindows::kStride, 0.0f);
+    window_.assign((size_t)windows_.tracks() * SampleWindows::stride(), 0.0f);
     window_valid_ = false;
   }
   void set_receiver_taps(const std::vector<ReceiverTaps>& r) override {
@@ -164,7 +164,7 @@ class CpuSolver final : public WaveSolver {
       const int t = source_track_[q];
       const double v = t < 0 ? injection_value(src.signal, src.injection, step_, dt_)
                              : src.signal.amplitude *
-                                   sampled_injection(window_.data() + (size_t)t * SampleWindows::kStride + 1 +
+                                   sampled_injection(window_.data() + (size_t)t * SampleWindows::stride() + 1 +
                                                          (step_ - window_first_),
                                                      src.injection);
       un[L.index(src.node.i, src.node.j, src.node.k)] += T(src.gain * v);

@@ -211,7 +211,7 @@ class CudaSolver final : public CudaWaveSolver {
       const float* window = nullptr;
       if (n.samples)
         window = samples_dev_.get() +
-                 (size_t)windows_.track(n.samples, sampled_start_step(n.signal, dt_)) * SampleWindows::kStride;
+                 (size_t)windows_.track(n.samples, sampled_start_step(n.signal, dt_)) * SampleWindows::stride();
       sources_host_.push_back({layout_.index(n.node.i, n.node.j, n.node.k), n.signal, n.gain, n.injection, window,
                                window_first_dev_.get()});
     }
@@ -373,7 +373,7 @@ class CudaSolver final : public CudaWaveSolver {
         room = kChunk;
       }
       int len = (int)std::min<long long>(left, room);
-      if (!windows_.empty()) len = std::min(len, SampleWindows::kWindowSteps);
+      if (!windows_.empty()) len = std::min(len, SampleWindows::window_steps());
       if (graphs) {  // the longest replay that fits: any advance is a few replays
         int level = kMultiGraphLevels - 1;
         while ((1 << level) > len) --level;
@@ -444,8 +444,12 @@ class CudaSolver final : public CudaWaveSolver {
         counter_set = false;  // the device slot restarts at 0
         room = kChunk;
       }
+      // A replay must also stay inside one window of the sampled signals (cover_samples
+      // loads one window, and the graph's steps read it without the host in between).
+      long long fits = std::min<long long>(left, room);
+      if (!windows_.empty()) fits = std::min<long long>(fits, SampleWindows::window_steps());
       int level = kGraphLevels - 1;
-      while ((1LL << level) > std::min<long long>(left, room)) --level;
+      while ((1LL << level) > fits) --level;
       const StepGraph& g = graph_for(cur_is_a_, level);
       if (g.empty()) return launches + advance_unfused(left);  // capture refused: stream launches
       if (!counter_set && has_io()) {
@@ -480,7 +484,7 @@ class CudaSolver final : public CudaWaveSolver {
     windows_.clear();
     for (const auto& n : s)
       if (n.samples) windows_.track(n.samples, sampled_start_step(n.signal, dt_));
-    const size_t floats = (size_t)windows_.tracks() * SampleWindows::kStride;
+    const size_t floats = (size_t)windows_.tracks() * SampleWindows::stride();
     samples_dev_ = DeviceBuffer<float>(floats);
     for (auto& h : samples_host_) h = PinnedBuffer<float>(floats);
     window_valid_ = false;
@@ -493,6 +497,9 @@ class CudaSolver final : public CudaWaveSolver {
   // The host waits only for the copy from the same pinned buffer two windows ago.
   void cover_samples(long long n, int len) {
     if (windows_.empty()) return;
+    if (len > SampleWindows::window_steps())
+      throw std::logic_error("CUDA solver: a run of " + std::to_string(len) + " steps cannot read one window of " +
+                             std::to_string(SampleWindows::window_steps()) + " samples");
     if (window_valid_ && SampleWindows::covers(window_first_, n) &&
         SampleWindows::covers(window_first_, n + len - 1))
       return;
@@ -545,7 +552,7 @@ class CudaSolver final : public CudaWaveSolver {
   std::vector<DeviceSource> sources_host_;
   DeviceBuffer<DeviceSource> sources_;
   SampleWindows windows_;                     // the sampled signals' tracks
-  DeviceBuffer<float> samples_dev_;           // every track's window of SampleWindows::kStride samples
+  DeviceBuffer<float> samples_dev_;           // every track's window of SampleWindows::stride() samples
   DeviceBuffer<long long> window_first_dev_{1};
   std::array<PinnedBuffer<float>, 2> samples_host_;
   PinnedBuffer<long long> first_host_{2};

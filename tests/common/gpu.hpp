@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -26,6 +27,25 @@ inline long long long_run_steps(long long n) {
   if (!e || !*e) return n;
   const long long cap = std::atoll(e);
   return cap >= 1 ? std::min(n, cap) : n;
+}
+
+// Kernel shards: WS_TEST_KERNEL_SHARD="i/n" (0 <= i < n) keeps, of the kernels a test
+// loops over, those whose index in the loop is i modulo n. Under compute-sanitizer
+// memcheck one case that runs twenty kernels takes minutes; n processes, each with its
+// shard of every case, run side by side (scripts/gpu-session sanitize-suites). Unset,
+// malformed or n < 2: every kernel.
+struct KernelShard {
+  int index = 0, count = 1;
+  bool active() const { return count > 1; }
+  bool keeps(int kernel_index) const { return kernel_index % count == index; }
+};
+
+inline KernelShard kernel_shard() {
+  KernelShard s;
+  const char* e = std::getenv("WS_TEST_KERNEL_SHARD");
+  int i = 0, n = 0;
+  if (e && std::sscanf(e, "%d/%d", &i, &n) == 2 && n >= 2 && i >= 0 && i < n) s.index = i, s.count = n;
+  return s;
 }
 
 }  // namespace ws::testing

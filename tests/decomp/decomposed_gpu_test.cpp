@@ -48,9 +48,11 @@ TEST_P(DecomposedGpu, SlabsOnOneDeviceMatchOneGpuBitForBit) {
   const DecompCase& c = GetParam();
   const Stencil st = make_stencil(c.stencil);
   const int most = max_slabs(c.nz, halo_for(st));
-  int kernels = 0;
+  const ws::testing::KernelShard shard = ws::testing::kernel_shard();
+  int kernels = 0, index = 0;
   for (const KernelVariant* v : KernelRegistry::instance().supporting(st, c.precision)) {
     if (!kernel_reads_halo(v->id) || kernel_sums_follow_z_chunks(v->id)) continue;
+    if (!shard.keeps(index++)) continue;
     // Slabs advance one step at a time, so temporal_2step runs its single steps there and
     // its two-step passes on one grid; in double those differ in the last bits (about
     // half the values after a few hundred steps, within 1e-12 of the field: docs/gpu-runs.md,
@@ -66,7 +68,7 @@ TEST_P(DecomposedGpu, SlabsOnOneDeviceMatchOneGpuBitForBit) {
       expect_same(run_case(c, slabs_on(std::vector<int>(slabs, 0), v->id)), ref);
     }
   }
-  EXPECT_GT(kernels, 0) << "no kernel for " << c.stencil;
+  if (!shard.active()) EXPECT_GT(kernels, 0) << "no kernel for " << c.stencil;
 }
 
 TEST_P(DecomposedGpu, SlabsOnSeveralDevicesMatchOneGpu) {

@@ -15,10 +15,13 @@ namespace {
 using namespace ws::testing;
 
 // 9000 steps cross two windows; the CPU and CUDA runs share nothing but the WAV file.
+// Under compute-sanitizer (WS_TEST_MAX_STEPS, WS_TEST_SAMPLE_WINDOW_STEPS) the run is
+// shorter and so are the windows, and it must still cross two of them.
 TEST(SampledGpu, WavSourceMatchesTheCpuSolverAndTheConvolution) {
   WS_REQUIRE_GPU();
   const double rate = 8000.0, amp = 2e-3;
-  const long long steps = 9000, delay = 25;
+  const long long steps = long_run_steps(9000), delay = 25;
+  ASSERT_GT(steps, 2LL * SampleWindows::window_steps()) << "the run must turn the sample window twice";
   const std::string path = write_music_wav("sampled_gpu.wav", 11025, 2, 1.0);
   for (Precision p : {Precision::Double, Precision::Float}) {
     const double tol = p == Precision::Double ? 1e-10 : 1e-4;
@@ -46,10 +49,13 @@ TEST(SampledGpu, WavSourceMatchesTheCpuSolverAndTheConvolution) {
 }
 
 // Two sources share one stream at different delays (two tracks) beside an analytic
-// source; one long advance of 10000 steps refills the device window inside the advance.
+// source; one long advance of 10000 steps refills the device window inside the advance
+// (shorter runs and windows under compute-sanitizer, as above).
 TEST(SampledGpu, TracksAndWindowsInOneLongAdvance) {
   WS_REQUIRE_GPU();
   const double rate = 8000.0;
+  const long long steps = long_run_steps(10000);
+  ASSERT_GT(steps, 2LL * SampleWindows::window_steps()) << "the advance must turn the sample window twice";
   const std::string path = write_music_wav("sampled_gpu_tracks.wav", 8000, 1, 1.5);
   auto stream = std::make_shared<audio::WavSampleStream>(path, rate);
   WaveScene s = with_samples(sampled_room(rate, Precision::Double), stream, 1e-3, 0.0);
@@ -63,11 +69,11 @@ TEST(SampledGpu, TracksAndWindowsInOneLongAdvance) {
   std::vector<std::vector<double>> got[2];
   for (int b = 0; b < 2; ++b) {
     WaveModel m(s, b == 0 ? BackendChoice::Cpu : BackendChoice::Cuda);
-    m.solver().advance(10000);  // one solver advance: the windows turn inside it
+    m.solver().advance(steps);  // one solver advance: the windows turn inside it
     got[b] = m.solver().take_receiver_samples();
   }
   for (size_t r = 0; r < 2; ++r) {
-    ASSERT_EQ(got[1][r].size(), 10000u);
+    ASSERT_EQ(got[1][r].size(), (size_t)steps);
     EXPECT_LT(max_abs_diff(got[1][r], got[0][r]), 1e-10 * max_abs(got[0][r])) << r;
   }
 }
