@@ -271,16 +271,30 @@ StencilBenchResult run_stencil_bench(const StencilBenchOptions& opt) {
   return res;
 }
 
+namespace {
+
+// A CSV field (RFC 4180): quoted when it holds a comma or a quote (the box and compact
+// stencils' names do: "box:2,2,2"), its quotes doubled.
+std::string csv_field(const std::string& v) {
+  if (v.find_first_of(",\"\n") == std::string::npos) return v;
+  std::string q = "\"";
+  for (char ch : v) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
+}  // namespace
+
 void write_stencil_bench_csv(const std::string& path, const StencilBenchResult& r) {
   util::write_atomically(path, "CSV file", [&](std::ostream& out) {
     out << "family,stencil,points,radius,precision,size,nx,ny,nz,kernel,best,steps,seconds_per_step,ctpn_ns,"
            "gpoints_per_s,roofline_fraction,copy_gbs,device\n";
     out.precision(6);
     for (const auto& x : r.rows)
-      out << x.family << "," << x.stencil << "," << x.points << "," << x.radius << "," << x.precision << "," << x.size
-          << "," << x.nx << "," << x.ny << "," << x.nz << "," << x.kernel << "," << (x.best ? 1 : 0) << "," << x.steps
+      out << csv_field(x.family) << "," << csv_field(x.stencil) << "," << x.points << "," << x.radius << "," << x.precision
+          << "," << x.size << "," << x.nx << "," << x.ny << "," << x.nz << "," << csv_field(x.kernel) << ","
+          << (x.best ? 1 : 0) << "," << x.steps
           << "," << x.seconds_per_step << "," << x.ctpn_ns << "," << x.gpoints_per_s << "," << x.roofline_fraction
-          << "," << r.copy_gbs << ",\"" << r.device << "\"\n";
+          << "," << r.copy_gbs << "," << csv_field(r.device) << "\n";
   });
 }
 
