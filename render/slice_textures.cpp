@@ -92,7 +92,10 @@ float SliceTextures::max_abs_latest() const {
   if (max_pending_) {
     const cudaError_t q = cudaEventQuery(max_ready_);
     if (q == cudaSuccess) take_max();
-    else if (q != cudaErrorNotReady) CUDA_CHECK(q);
+    // Any other error is the context's (a sticky error the solver reports itself): the
+    // value never arrives, and the colour scale keeps the last one. This is read every
+    // frame by the views and the panel, which must keep drawing after a fault.
+    else if (q != cudaErrorNotReady) max_pending_ = false;
   }
   return max_abs_;
 }

@@ -149,8 +149,14 @@ void finish_frame(GuiContext& ctx, const std::vector<PanelSection>& sections) {
 void advance_frame(GuiContext& ctx) {
   // The views take the field the last finished steps left, queued on the solver's
   // stream ahead of this frame's steps; the frame then draws them while those run.
-  ctx.view->refresh(ctx);
   RunControls& r = ctx.run;
+  try {
+    ctx.view->refresh(ctx);
+  } catch (const std::exception& e) {  // a device error while reading the field: pause, keep the window
+    ctx.blowup = std::string("the picture could not be updated: ") + e.what() + " (the run is paused)";
+    r.running = false;
+    return;
+  }
   if (!r.running) return;
   bool paced = false;
   const int steps = steps_this_frame(ctx, paced);

@@ -44,6 +44,10 @@ ModelMetrics WaveView::metrics() const {
 std::string WaveView::variant_key() { return gui::variant_key(session_->model()); }
 
 void WaveView::refresh(GuiContext& ctx) {
+  // After a solver fault the picture stays the last one drawn: the field on the device may
+  // be gone with the CUDA context (a sticky error), and the run is paused until the user
+  // continues on the CPU solver, which builds a new session.
+  if (session_->model().faulted()) return;
   shown_step_ = session_->model().step();
   session_->update_slices(ctx.slice_pos);
   ctx.slice_pos = session_->slices().positions();

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "common/gpu.hpp"
 #include "common/shell.hpp"
 
 namespace {
@@ -33,6 +34,32 @@ TEST(GuiSolverFault, TheRunPausesNamingTheErrorAndContinuesOnTheCpu) {
   log = run_gui_with_fault("WS_GUI_CONTINUE_ON_CPU=1");
   EXPECT_NE(log.find("[exit status 0]"), std::string::npos) << log;
   EXPECT_EQ(log.find("failed at step 20"), std::string::npos) << log;
+  EXPECT_NE(log.find("scene 'shoebox room' at step 48 (model wave3d)"), std::string::npos) << log;
+}
+
+// The same on the CUDA backend with a sticky error (a kernel writing through a bad
+// pointer: the CUDA context is lost with the field). The window must stay up with the
+// last picture, the message must say the field is gone, and "Continue on the CPU solver"
+// must go on from a silent room. Needs a GPU and a display: xvfb-run where installed,
+// else the DISPLAY already set (the lent GPU's `gpu-run --x11`).
+TEST(GuiSolverFault, AStickyCudaErrorKeepsTheWindowAndTheCpuGoesOn) {
+  WS_REQUIRE_GPU();
+  const bool xvfb = std::system("command -v xvfb-run > /dev/null 2>&1") == 0;
+  if (!xvfb && !std::getenv("DISPLAY")) GTEST_SKIP() << "neither xvfb-run nor a DISPLAY";
+  auto run = [&](const std::string& env) {
+    const std::string wrap = xvfb ? "xvfb-run -a -s '-screen 0 1400x880x24' " : "";
+    const ws::test::ShellResult r = ws::test::shell(
+        "WS_GUI_FRAMES=12 WS_GUI_STEPS_PER_FRAME=4 WS_TEST_SOLVER_FAULT=20:illegal-address " + env +
+        " timeout -k 5 300 " + wrap + WS_WAVESCOPE_BIN + " --scene " + WS_SOURCE_DIR +
+        "/assets/scenes/shoebox.json --backend cuda");
+    return r.output + "\n[exit status " + std::to_string(r.status) + "]";
+  };
+  std::string log = run("");
+  EXPECT_NE(log.find("[exit status 0]"), std::string::npos) << log;
+  EXPECT_NE(log.find("failed at step 20: CUDA error cudaErrorIllegalAddress"), std::string::npos) << log;
+  EXPECT_NE(log.find("the error is sticky"), std::string::npos) << log;
+  log = run("WS_GUI_CONTINUE_ON_CPU=1");
+  EXPECT_NE(log.find("[exit status 0]"), std::string::npos) << log;
   EXPECT_NE(log.find("scene 'shoebox room' at step 48 (model wave3d)"), std::string::npos) << log;
 }
 
