@@ -12,17 +12,23 @@
 
 namespace {
 
-// The GUI's output, then "[exit status N]".
-std::string run_gui_with_fault(const std::string& env) {
+bool have_xvfb() { return std::system("command -v xvfb-run > /dev/null 2>&1") == 0; }
+
+// The GUI's output, then "[exit status N]": 12 frames of 4 steps with the solver failing
+// at step 20 (`fault`: WS_TEST_SOLVER_FAULT's value), under xvfb-run when installed, else
+// on the DISPLAY already set.
+std::string run_gui_with_fault(const std::string& env, const std::string& fault = "20",
+                               const std::string& backend = "cpu") {
+  const std::string wrap = have_xvfb() ? "xvfb-run -a -s '-screen 0 1400x880x24' " : "";
   const ws::test::ShellResult r =
-      ws::test::shell("WS_GUI_FRAMES=12 WS_GUI_STEPS_PER_FRAME=4 WS_TEST_SOLVER_FAULT=20 " + env +
-                      " timeout -k 5 300 xvfb-run -a -s '-screen 0 1400x880x24' " + WS_WAVESCOPE_BIN + " --scene " +
-                      WS_SOURCE_DIR + "/assets/scenes/shoebox.json --backend cpu");
+      ws::test::shell("WS_GUI_FRAMES=12 WS_GUI_STEPS_PER_FRAME=4 WS_TEST_SOLVER_FAULT=" + fault + " " + env +
+                      " timeout -k 5 300 " + wrap + WS_WAVESCOPE_BIN + " --scene " + WS_SOURCE_DIR +
+                      "/assets/scenes/shoebox.json --backend " + backend);
   return r.output + "\n[exit status " + std::to_string(r.status) + "]";
 }
 
 TEST(GuiSolverFault, TheRunPausesNamingTheErrorAndContinuesOnTheCpu) {
-  if (std::system("command -v xvfb-run > /dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run is not installed";
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
   // Left alone: paused at the fault, the message says what failed and what was kept.
   std::string log = run_gui_with_fault("");
   EXPECT_NE(log.find("[exit status 0]"), std::string::npos) << log;
@@ -44,16 +50,8 @@ TEST(GuiSolverFault, TheRunPausesNamingTheErrorAndContinuesOnTheCpu) {
 // else the DISPLAY already set (the lent GPU's `gpu-run --x11`).
 TEST(GuiSolverFault, AStickyCudaErrorKeepsTheWindowAndTheCpuGoesOn) {
   WS_REQUIRE_GPU();
-  const bool xvfb = std::system("command -v xvfb-run > /dev/null 2>&1") == 0;
-  if (!xvfb && !std::getenv("DISPLAY")) GTEST_SKIP() << "neither xvfb-run nor a DISPLAY";
-  auto run = [&](const std::string& env) {
-    const std::string wrap = xvfb ? "xvfb-run -a -s '-screen 0 1400x880x24' " : "";
-    const ws::test::ShellResult r = ws::test::shell(
-        "WS_GUI_FRAMES=12 WS_GUI_STEPS_PER_FRAME=4 WS_TEST_SOLVER_FAULT=20:illegal-address " + env +
-        " timeout -k 5 300 " + wrap + WS_WAVESCOPE_BIN + " --scene " + WS_SOURCE_DIR +
-        "/assets/scenes/shoebox.json --backend cuda");
-    return r.output + "\n[exit status " + std::to_string(r.status) + "]";
-  };
+  if (!have_xvfb() && !std::getenv("DISPLAY")) GTEST_SKIP() << "neither xvfb-run nor a DISPLAY";
+  auto run = [](const std::string& env) { return run_gui_with_fault(env, "20:illegal-address", "cuda"); };
   std::string log = run("");
   EXPECT_NE(log.find("[exit status 0]"), std::string::npos) << log;
   EXPECT_NE(log.find("failed at step 20: CUDA error cudaErrorIllegalAddress"), std::string::npos) << log;
