@@ -45,8 +45,8 @@ namespace {
 
 constexpr int kZvMaxThreads = 256;
 
-template <class T, int M, int N, int MINB>
-__global__ void __launch_bounds__(kZvMaxThreads, MINB)
+template <class T, int M, int N, int MINB, int MAXT = kZvMaxThreads>
+__global__ void __launch_bounds__(MAXT, MINB)
     zvec_leggy_kernel(T* __restrict__ un, const T* __restrict__ uc, FieldLayout L, LeggyCoeffs<T> c, int chunk) {
   constexpr int XV = (M + N - 1) / N;  // vectors of x apron on each side
   constexpr int D = 2 * M + 1;
@@ -141,21 +141,31 @@ void launch_zvec_leggy(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_
     // 222; at 128 the exact update's extra subtraction per leg spills at M = 8):
     // M = 5..8 measured +3%, +7%, +12%, +28% over two blocks (H100, 1e9 points,
     // docs/benchmarks.md); float at one block lost 27% at M = 8.
+    // Double M = 6 in blocks of at most 128 threads: three blocks per SM at 168 registers
+    // (12 warps against the 8 of one 256-thread block at 176): +6% on the H200 and +8% on
+    // the H100 over the old build at 16x8, where the 256-thread form at 16x16 was 3% below
+    // it on the H200 (runs 160-161).
     constexpr int minb = sizeof(T) == 8 && M >= 5 ? 1 : 2;
+    if constexpr (sizeof(T) == 8 && M == 6) {
+      if (b.threads() <= 128) {
+        zvec_leggy_kernel<T, M, N, 3, 128><<<grid, dim3(b.x, b.y, 1), 0, stream>>>(a.u_next, a.u_cur, L, c, planes);
+        return;
+      }
+    }
     zvec_leggy_kernel<T, M, N, minb><<<grid, dim3(b.x, b.y, 1), 0, stream>>>(a.u_next, a.u_cur, L, c, planes);
   });
   CUDA_CHECK_LAUNCH();
 }
 
 // The default block (x in vectors) per precision and radius: 32x8, and narrower blocks
-// where they measured faster on the H200 (1e9 points, run 149, docs/benchmarks.md
-// "Fifth pass"): double leggy:5 16x8 (+19% over 32x8), double leggy:6 and float
-// leggy:7-8 16x16 (+1-5%).
+// where they measured faster on the H200 (1e9 points, runs 149 and 160, docs/benchmarks.md
+// "Fifth pass"): double leggy:5 16x8 (+19% over 32x8), double leggy:6 16x8 (the
+// 128-thread form, above), float leggy:7-8 16x16 (+3-5%).
 BlockShape zvec_leggy_block_for(const Stencil& s, Precision p) {
   if (!supports_leggy_1_to_8(s)) return {32, 8, 1};
   const int M = s.radius;
-  if (p == Precision::Double && M == 5) return {16, 8, 1};
-  if ((p == Precision::Double && M == 6) || (p == Precision::Float && M >= 7)) return {16, 16, 1};
+  if (p == Precision::Double && (M == 5 || M == 6)) return {16, 8, 1};
+  if (p == Precision::Float && M >= 7) return {16, 16, 1};
   return {32, 8, 1};
 }
 
