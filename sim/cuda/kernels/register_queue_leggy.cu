@@ -141,9 +141,9 @@ __global__ void __launch_bounds__(kMaxThreads, sizeof(T) == 4 ? 2 : 1) register_
     // wait for the tile: the leapfrog, round(6u) and each shell's z pair. The shell is
     // then summed in axis_shell_minus's order, (((xm + xp) + (ym + yp)) + zpair) - 6u,
     // one subtraction of round(6u) per shell (exact_update.cuh), the same bits as
-    // computing it after the barrier; what is left behind the barrier is what the old
-    // folded-centre form had there. leggy:1 sums differences (it runs next to
-    // non-fixed walls) and keeps them after the barrier.
+    // computing it after the barrier, where each shell is left with its four tile reads,
+    // three additions, the subtraction and the fma. leggy:1 sums differences (it runs
+    // next to non-fixed walls) and keeps them after the barrier.
     T acc = ex::leapfrog(cur, prev);
     const T six_u = ex::six_times(cur);
     T zpair[M];
