@@ -26,10 +26,9 @@ constexpr int kTargetWaves = 6;
 // choice). Float looks two planes ahead at 40 registers. Double looks one plane ahead
 // with the z loop unrolled 6 times at 56 registers: unrolled by a multiple of the queue's
 // length (3), the queue's shifts become register renames, and the registers hold the
-// unrolled planes' loads in flight. The difference form of the update (exact_update.cuh)
-// adds six subtractions a point, and at 40 registers with the compiler's unroll it ran
-// 1-7% below the folded-centre form, depending on the grid (H200, docs/benchmarks.md,
-// "Fifth pass"); this form runs within 2% of it on both grids measured.
+// unrolled planes' loads in flight, which pays for the six subtractions a point of the
+// difference form (exact_update.cuh): within 2% of a folded-centre update on the grids
+// measured (H200, docs/benchmarks.md, "Fifth pass").
 template <class T> struct ZsTuning { static constexpr int depth = 2, max_regs = 40, unroll = 0; };
 template <> struct ZsTuning<double> { static constexpr int depth = 1, max_regs = 56, unroll = 6; };
 
