@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <memory>
 #include <random>
+#include <string>
 
 #include "boundary/boundary_plan.hpp"
 #include "common/gpu.hpp"
@@ -143,7 +144,7 @@ Run run(Precision p, const std::string& kernel, const BlockShape* block, const s
       EXPECT_LE(longest.host_launches_per_step, 1.0 + 2.0 / 64 + 1e-3) << "the step was not one launch";
       EXPECT_GE(longest.host_launches_per_step, 1.0);
     }
-  } else if (kernel == "temporal_2step" && room != Room::WallsAndObstacle) {
+  } else if ((kernel == "temporal_2step" || kernel == "temporal_2step_vec") && room != Room::WallsAndObstacle) {
     EXPECT_LE(longest.host_launches_per_step, 1.51) << "the advance was not run as passes of two steps";
     EXPECT_GE(longest.host_launches_per_step, 0.49);
     EXPECT_FALSE(longest.graph) << "the step graph replayed single steps instead of the passes";
@@ -229,6 +230,43 @@ TEST(Temporal2Step, WithAnObstacleRunsStepByStepAndMatches) {
   compare(Precision::Float, 1e-5, "temporal_2step", Room::WallsAndObstacle, {{32, 16, 1}});
 }
 
+// The vectorised passes: a warp per row of the grown tile, 4 floats or 2 doubles per
+// thread. The 37-point rows end in a partial vector (and in float in a second block
+// of columns at 30 x 4 = 120 points only beyond 37: one block in x), the 29 rows are
+// cut into tiles of 14, 6, 3 and 1 output rows; sources on walls and inside, receivers
+// on walls and spread across vectors.
+const std::vector<BlockShape> kVecPassBlocks = {{32, 16, 1}, {32, 8, 1}, {32, 5, 1}, {32, 3, 1}};
+TEST(Temporal2StepVec, MatchesTheStepPathWithSourcesAndReceiversDouble) {
+  compare(Precision::Double, 1e-12, "temporal_2step_vec", Room::Fixed, kVecPassBlocks);
+}
+TEST(Temporal2StepVec, MatchesTheStepPathWithSourcesAndReceiversFloat) {
+  compare(Precision::Float, 1e-5, "temporal_2step_vec", Room::Fixed, kVecPassBlocks);
+}
+TEST(Temporal2StepVec, MatchesTheStepPathWithEveryWallKindDouble) {
+  compare(Precision::Double, 1e-12, "temporal_2step_vec", Room::Walls, kVecPassBlocks);
+}
+TEST(Temporal2StepVec, MatchesTheStepPathWithEveryWallKindFloat) {
+  compare(Precision::Float, 1e-5, "temporal_2step_vec", Room::Walls, kVecPassBlocks);
+}
+TEST(Temporal2StepVec, WithAnObstacleRunsStepByStepAndMatches) {
+  compare(Precision::Float, 1e-5, "temporal_2step_vec", Room::WallsAndObstacle, {{32, 8, 1}});
+}
+// A block that is not a warp wide is refused with the sizes allowed, and the running
+// kernel stays.
+TEST(Temporal2StepVec, RefusesABlockThatIsNotAWarpWide) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  auto solver = make_cuda_solver(Precision::Float, st, 30, 30, 30, st.courant_max, kDt, "temporal_2step_vec");
+  try {
+    solver->set_kernel("temporal_2step_vec", LaunchOptions{{16, 8, 1}, true});
+    FAIL() << "16x8 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("32 x 3 .. 32 x 16"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(solver->kernel().id, "temporal_2step_vec");
+  EXPECT_EQ(solver->launch_options().block.x, 32);
+}
+
 // The whole-step kernels: the whole step (walls of every kind, an obstacle, sources on
 // boundary nodes and inside, receivers on walls and spread) in one launch per step, at the
 // default block and at blocks with odd and partial columns; the z chunks of a 23-plane
@@ -270,7 +308,7 @@ TEST(ZstreamFused, MatchesTheStepPathWithTheGraphOff) {
 TEST(MultiStepSmall, FourStepsMatchTheStepPath) {
   WS_REQUIRE_GPU();
   const Stencil st = make_stencil("7pt");
-  for (const char* kernel : {"persistent_l2", "temporal_2step", "zstream_fused", "zstream_fused_vec"}) {
+  for (const char* kernel : {"persistent_l2", "temporal_2step", "temporal_2step_vec", "zstream_fused", "zstream_fused_vec"}) {
     std::vector<double> out[2];
     for (int which = 0; which < 2; ++which) {
       const std::string id = which == 0 ? default_kernel_for(st, Precision::Float) : kernel;

@@ -64,7 +64,10 @@ TEST(RoomAutotune, CandidatesAreTheBareChoiceThenTheWholeStepKernels) {
   vec_bare.block = vec.room_blocks[0];
   EXPECT_EQ(room_candidates(vec_bare, st, Precision::Float).size(), c.size() - 1);
   // temporal_2step runs the box's walls but not obstacles: it is no whole-step candidate.
-  for (const auto& x : c) EXPECT_NE(x.kernel, "temporal_2step");
+  for (const auto& x : c) {
+    EXPECT_NE(x.kernel, "temporal_2step");
+    EXPECT_NE(x.kernel, "temporal_2step_vec");
+  }
   // Leggy stencils have no whole-step kernel.
   TuneChoice leggy;
   leggy.kernel = "ztma_leggy";

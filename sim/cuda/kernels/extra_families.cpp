@@ -13,6 +13,7 @@ void register_halo_threads_kernels(KernelRegistry& r);   // halo_threads.cu
 void register_bigstencil_kernels(KernelRegistry& r);     // bigstencil_families.cpp
 void register_persistent_l2_kernels(KernelRegistry& r);  // persistent_l2.cu
 void register_temporal_2step_kernels(KernelRegistry& r);  // temporal_2step.cu
+void register_temporal_2step_vec_kernels(KernelRegistry& r);  // temporal_2step_vec.cu
 void register_zstream_fused_kernels(KernelRegistry& r);   // zstream_fused.cu
 void register_zstream_fused_vec_kernels(KernelRegistry& r);  // zstream_fused_vec.cu
 
@@ -26,6 +27,7 @@ void register_extra_kernel_families(KernelRegistry& r) {
   register_bigstencil_kernels(r);
   register_persistent_l2_kernels(r);
   register_temporal_2step_kernels(r);
+  register_temporal_2step_vec_kernels(r);
   register_zstream_fused_kernels(r);
   register_zstream_fused_vec_kernels(r);
 }

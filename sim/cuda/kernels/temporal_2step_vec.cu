@@ -1,0 +1,274 @@
+// Temporal blocking with 16-byte vectors: temporal_2step's two steps per pass over DRAM
+// for the 7-point stencil, each thread owning N consecutive x points of one row (4
+// floats or 2 doubles) and moving them with one 16-byte access.
+//
+// A pass reads u^n (A) and u^{n-1} (B) once and writes u^{n+1} (D) and u^{n+2} (C),
+// out of place (temporal_pass.cuh). The block is 32 x by threads; a warp is one row of
+// the tile grown by one point on every side, 32 N points wide, of which the inner 30 N
+// are the block's output (the grown columns are whole vectors: the first level is
+// recomputed on N extra columns per side, 7% of a row, instead of one). Each thread
+// streams its column of vectors through a chunk of z planes; for plane k it computes
+// u^{n+1} and then u^{n+2} at plane k - 1:
+//   - first level: u^n's z neighbours from the thread's own queue of planes k - 1, k,
+//     k + 1, its y neighbours as two vector loads of the rows above and below (L1),
+//     its x neighbours inside the vector or, for the vector's first and last point,
+//     from the next lanes of the warp (shuffles);
+//   - second level: u^{n+1}'s z neighbours from the thread's own queue of first-level
+//     planes, its x neighbours again through shuffles, and only its y neighbours from
+//     shared memory, which holds two planes of the first level (the one written this
+//     iteration and the one read).
+// The plane read at k - 1 was written in the iteration before, whose barrier orders it;
+// the plane written at k overwrites k - 2, which every thread finished reading before
+// that same barrier: one barrier per plane.
+//
+// The arithmetic of every point is the single-step 7-point update's
+// (exact_update.cuh: seven_point_update, in the same order of arguments), so the
+// passes give the bits of any 7-point kernel. Walls of every kind run inside as in
+// temporal_2step: a point on a face of the box that is a boundary node takes the
+// boundary update at both levels (boundary_node.cuh), found through the dense map of
+// the six faces; sources are added to u^{n+1} by every block that computes the node
+// and to u^{n+2} by its owner; receivers are read after each pass.
+//
+// Alignment: interior rows start on 128-byte lines (layout x0 >= N), pitch and plane
+// are multiples of 32 elements and each thread's first x is a multiple of N, so every
+// vector is 16-byte aligned. Vectors that hold no interior point are not loaded
+// (their values are the fixed halo, 0); the last interior vector of a row may pass nx,
+// its loads stay inside the padded row and only points below nx are stored.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "cuda/kernels/leggy_vec.cuh"
+#include "cuda/kernels/temporal_pass.cuh"
+
+namespace ws {
+
+namespace {
+
+using namespace temporal;
+
+template <class T>
+constexpr int kN = 16 / (int)sizeof(T);
+constexpr int kWarpX = 32;  // block.x: a warp is one row of the grown tile
+constexpr int kTargetWaves = 2;
+constexpr int kMinChunkPlanes = 32;  // each chunk recomputes the first level on 2 extra planes
+constexpr int kMaxThreads = 512;
+constexpr int kMinBlocks = 2;  // two blocks per SM: one computes while the other waits at its barrier
+
+template <class T>
+using VPack = lv::Pack<T, kN<T>>;
+
+template <class T>
+__device__ __forceinline__ VPack<T> zero_pack() {
+  VPack<T> p;
+#pragma unroll
+  for (int l = 0; l < kN<T>; ++l) p.v[l] = T(0);
+  return p;
+}
+
+// Whether the thread's vector (x = i .. i + N - 1, row j) or plane k can hold a node
+// on a face of the box.
+__device__ __forceinline__ bool on_face_column(const FieldLayout& L, int i, int n, int j) {
+  return j == 0 || j == L.ny - 1 || i <= 0 || i + n >= L.nx;
+}
+
+template <class T, bool SRC, bool WALLS>
+__global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
+    temporal_vec_kernel(T* __restrict__ c_out, T* __restrict__ d_out, const T* __restrict__ a,
+                        const T* __restrict__ b, FieldLayout L, T w, int chunk, PassSources<T> s,
+                        PassWalls<T> walls) {
+  constexpr int N = kN<T>;
+  const int tx = (int)threadIdx.x, ty = (int)threadIdx.y, by = (int)blockDim.y;
+  const int i = ((int)blockIdx.x * (kWarpX - 2) + tx - 1) * N;  // the vector's first x
+  const int j = (int)blockIdx.y * (by - 2) + ty - 1;
+  const int k0 = (int)blockIdx.z * chunk, k1 = min(k0 + chunk, L.nz);
+  const bool loads = j >= 0 && j < L.ny && i >= 0 && i < L.nx;  // a vector holding interior points
+  const bool owner = loads && tx >= 1 && tx < kWarpX - 1 && ty >= 1 && ty < by - 1;
+  const bool full = i + N <= L.nx;
+  const int64_t col = loads ? L.index(i, j, 0) : 0;
+  const bool face_col = WALLS && loads && on_face_column(L, i, N, j);
+  bool near_source = false;
+  if constexpr (SRC)
+    near_source = sources_in_block(s, L, ((int)blockIdx.x * (kWarpX - 2) - 1) * N, (int)blockIdx.y * (by - 2) - 1,
+                                   kWarpX * N, by, k0 - 1, k1 + 1);
+  // Two planes of the first level, by rows of 32 N values each.
+  T* ring = shared_tile<T>();
+  const int row = kWarpX * N, plane = by * row;
+  const int e = ty * row + tx * N;
+
+  auto load_a = [&](int z) { return loads && z >= 0 && z < L.nz ? lv::ldg<T, N>(a + col + (int64_t)z * L.plane) : zero_pack<T>(); };
+  auto load_b = [&](int z) { return loads && z >= 0 && z < L.nz ? lv::ldg<T, N>(b + col + (int64_t)z * L.plane) : zero_pack<T>(); };
+
+  const int kfirst = k0 - 1, klast = k1 + 1;  // the first level's planes [kfirst, klast)
+  // qa[m]: u^n at plane k - 1 + m; pa: u^n at plane k + 2; pb: u^{n-1} at plane k + 1
+  // (one plane of loads in flight behind the one computed).
+  VPack<T> qa[3], l1[3];
+  qa[0] = load_a(kfirst - 1);
+  qa[1] = load_a(kfirst);
+  VPack<T> pa = load_a(kfirst + 1), pb = load_b(kfirst);
+  l1[1] = zero_pack<T>();
+  l1[2] = zero_pack<T>();
+  for (int k = kfirst; k < klast; ++k) {
+    qa[2] = pa;
+    const VPack<T> bk = pb;
+    pa = load_a(k + 2);
+    pb = load_b(k + 1);
+    // First level: u^{n+1} at plane k (0 outside the interior: the fixed halo).
+    const T left_a = __shfl_up_sync(0xffffffffu, qa[1].v[N - 1], 1);
+    const T right_a = __shfl_down_sync(0xffffffffu, qa[1].v[0], 1);
+    VPack<T> v = zero_pack<T>();
+    if (loads && k >= 0 && k < L.nz) {
+      const int64_t q = col + (int64_t)k * L.plane;
+      const VPack<T> ym = lv::ldg<T, N>(a + q - L.pitch), yp = lv::ldg<T, N>(a + q + L.pitch);
+#pragma unroll
+      for (int l = 0; l < N; ++l) {
+        const T xm = l > 0 ? qa[1].v[l - 1] : left_a;
+        const T xp = l < N - 1 ? qa[1].v[l + 1] : right_a;
+        v.v[l] = i + l < L.nx ? ex::seven_point_update(qa[1].v[l], bk.v[l], xm, xp, ym.v[l], yp.v[l], qa[0].v[l],
+                                                       qa[2].v[l], w)
+                              : T(0);
+      }
+      if constexpr (WALLS)
+        if (face_col || k == 0 || k == L.nz - 1)
+#pragma unroll
+          for (int l = 0; l < N; ++l) {
+            const int bn = i + l < L.nx ? wall_node(walls, L, i + l, j, k) : -1;
+            if (bn >= 0)
+              v.v[l] = boundary_node_value(a, bk.v[l], q + l, walls.mask[bn], walls.nfixed[bn], walls.cd[bn],
+                                           walls.cl[bn], L);
+          }
+      if constexpr (SRC)
+        if (near_source)
+#pragma unroll
+          for (int l = 0; l < N; ++l)
+            if (i + l < L.nx) v.v[l] = add_sources(v.v[l], q + l, s, 0);
+    }
+    lv::store<T, N>(ring + (k & 1) * plane + e, v.v, 0, N, true);
+    l1[0] = l1[1];
+    l1[1] = l1[2];
+    l1[2] = v;
+    // Second level: u^{n+2} at plane kk = k - 1, from the first level at kk - 1 .. k.
+    const int kk = k - 1;
+    const T left_1 = __shfl_up_sync(0xffffffffu, l1[1].v[N - 1], 1);
+    const T right_1 = __shfl_down_sync(0xffffffffu, l1[1].v[0], 1);
+    if (owner && kk >= k0) {
+      const T* mid = ring + (kk & 1) * plane + e;
+      const VPack<T> ym = lv::ld<T, N>(mid - row), yp = lv::ld<T, N>(mid + row);
+      const int64_t q = col + (int64_t)kk * L.plane;
+      T u2[N];
+#pragma unroll
+      for (int l = 0; l < N; ++l) {
+        const T xm = l > 0 ? l1[1].v[l - 1] : left_1;
+        const T xp = l < N - 1 ? l1[1].v[l + 1] : right_1;
+        u2[l] = ex::seven_point_update(l1[1].v[l], qa[0].v[l], xm, xp, ym.v[l], yp.v[l], l1[0].v[l], l1[2].v[l], w);
+        if constexpr (WALLS) {
+          if (face_col || kk == 0 || kk == L.nz - 1) {
+            const int bn = i + l < L.nx ? wall_node(walls, L, i + l, j, kk) : -1;
+            if (bn >= 0) {
+              const T nb[6] = {xm, xp, ym.v[l], yp.v[l], l1[0].v[l], l1[2].v[l]};
+              u2[l] = boundary_value(l1[1].v[l], nb, qa[0].v[l], walls.mask[bn], walls.nfixed[bn], walls.cd[bn],
+                                     walls.cl[bn]);
+            }
+          }
+        }
+        if constexpr (SRC)
+          if (near_source && i + l < L.nx) u2[l] = add_sources(u2[l], q + l, s, 1);
+      }
+      lv::store<T, N>(d_out + q, l1[1].v, i, L.nx, full);
+      lv::store<T, N>(c_out + q, u2, i, L.nx, full);
+    }
+    __syncthreads();
+    qa[0] = qa[1];
+    qa[1] = qa[2];
+  }
+}
+
+// The block is 32 x by threads: a warp per row of the grown tile, by - 2 output rows.
+std::string block_error_vec(const Stencil&, Precision, const BlockShape& b) {
+  if (b.x != kWarpX || b.y < 3 || b.x * b.y > kMaxThreads)
+    return "block " + std::to_string(b.x) + "x" + std::to_string(b.y) +
+           " is not allowed: 32 x 3 .. 32 x 16 (a warp per row of the output tile grown by one point on every "
+           "side, at most " +
+           std::to_string(kMaxThreads) + " threads)";
+  return "";
+}
+
+bool supports_vec(const Stencil& s) { return s.is_seven_point(); }
+
+template <class T>
+int run_vec_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream, const LeggyCoeffs<T>& c) {
+  constexpr int N = kN<T>;
+  const FieldLayout& L = a.layout;
+  const TiledStepData<T>* io = a.io;
+  const bool src = io && io->nsrc > 0;
+  const bool wl = io && io->bnd_count > 0;
+  PassWalls<T> walls;
+  if (wl) walls = PassWalls<T>{io->face_node, io->bnd_mask, io->bnd_nfixed, io->bnd_cd, io->bnd_cl};
+  const int by = o.block.y;
+  const size_t smem = (size_t)2 * by * kWarpX * N * sizeof(T);
+  const int ox = (kWarpX - 2) * N, oy = by - 2;  // the output tile
+  const long long xy = (long long)((L.nx + ox - 1) / ox) * ((L.ny + oy - 1) / oy);
+  using Kernel = void (*)(T*, T*, const T*, const T*, FieldLayout, T, int, PassSources<T>, PassWalls<T>);
+  const Kernel kfn = src ? (wl ? temporal_vec_kernel<T, true, true> : temporal_vec_kernel<T, true, false>)
+                         : (wl ? temporal_vec_kernel<T, false, true> : temporal_vec_kernel<T, false, false>);
+  allow_dynamic_smem((const void*)kfn, smem, "temporal_2step_vec");
+  const int resident = resident_blocks_per_sm((const void*)kfn, kWarpX * by, smem) * device_sm_count();
+  const int chunks = z_chunks_for(xy, resident, L.nz, kTargetWaves, kMinChunkPlanes);
+  const int chunk = (L.nz + chunks - 1) / chunks;
+  const dim3 grid = checked_grid((L.nx + ox - 1) / ox, (L.ny + oy - 1) / oy, (L.nz + chunk - 1) / chunk,
+                                 "temporal_2step_vec");
+  const T w = c.w[1];
+  return run_pass_pairs<T, 1>(a, o, stream, c, walls, [&](T* out_cur, T* out_prev, const T* in_cur, const T* in_prev,
+                                                          const PassSources<T>& s) {
+    kfn<<<grid, dim3(kWarpX, by), smem, stream>>>(out_cur, out_prev, in_cur, in_prev, L, w, chunk, s, walls);
+  });
+}
+
+template <class T>
+int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  if (a.steps <= 0) return 0;
+  if (!supports_vec(*a.stencil))
+    throw std::invalid_argument("kernel 'temporal_2step_vec' runs the 7-point stencil, not '" + a.stencil->name + "'");
+  const std::string why = block_error_vec(*a.stencil, precision_of<T>(), o.block);
+  if (!why.empty()) throw std::invalid_argument("kernel 'temporal_2step_vec': " + why);
+  const TiledStepData<T>* io = a.io;
+  if (io && (io->solid_count > 0 || (io->bnd_count > 0 && !io->face_node)))
+    throw std::invalid_argument("kernel 'temporal_2step_vec' runs the box's walls but not obstacles; the solver "
+                                "steps scenes with obstacles singly");
+  if (a.steps >= 4 && !a.scratch) throw std::invalid_argument("kernel 'temporal_2step_vec' needs two scratch fields");
+  return run_vec_passes<T>(a, o, stream, pass_coeffs<T>(*a.stencil, a.lambda2, a.layout));
+}
+
+template <class T>
+void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  if (!supports_vec(*a.stencil))
+    throw std::invalid_argument("kernel 'temporal_2step_vec' runs the 7-point stencil, not '" + a.stencil->name + "'");
+  const std::string why = block_error_vec(*a.stencil, precision_of<T>(), o.block);
+  if (!why.empty()) throw std::invalid_argument("kernel 'temporal_2step_vec': " + why);
+  launch_single<T, 1>(a.u_next, a.u_cur, a.layout, pass_coeffs<T>(*a.stencil, a.lambda2, a.layout), o, stream);
+}
+
+}  // namespace
+
+void register_temporal_2step_vec_kernels(KernelRegistry& r) {
+  KernelVariant v;
+  v.id = "temporal_2step_vec";
+  v.name = "temporal blocking with 16-byte vectors, two steps per pass over DRAM (7pt)";
+  v.family = "ours";
+  v.stencils = "7pt";
+  v.supports = supports_vec;
+  v.default_block = {32, 16, 1};
+  v.block_error = block_error_vec;
+  v.block_uses_z = false;
+  v.has_readonly_toggle = false;
+  v.graph_capturable = true;  // its single steps (with walls) replay in the step graph
+  v.launch_float = launch_one<float>;
+  v.launch_double = launch_one<double>;
+  v.multi_float = launch_multi<float>;
+  v.multi_double = launch_multi<double>;
+  v.multi_scratch_fields = 2;
+  v.multi_walls = KernelVariant::MultiWalls::BoxFaces;
+  r.add(v);
+}
+
+}  // namespace ws
