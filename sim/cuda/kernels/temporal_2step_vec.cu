@@ -56,8 +56,13 @@ using namespace temporal;
 template <class T>
 constexpr int kN = 16 / (int)sizeof(T);
 constexpr int kWarpX = 32;  // block.x: a warp is one row of the grown tile
-constexpr int kTargetWaves = 2;
-constexpr int kMinChunkPlanes = 32;  // each chunk recomputes the first level on 2 extra planes
+// z chunks of at least 8 planes, enough of them for 4 waves of resident blocks. A chunk
+// recomputes the first level on 2 extra planes (25% at 8), but grids below ~300^3 have
+// too few xy tiles of 120 x 6 points to fill the GPU otherwise (H200, float, against
+// chunks of at least 32 planes and 2 waves: 130^3 61 -> 129, 194^3 148 -> 257, 258^3
+// 268 -> 295 Gpoints/s, 514^3 unchanged; docs/benchmarks.md).
+constexpr int kTargetWaves = 4;
+constexpr int kMinChunkPlanes = 8;
 constexpr int kMaxThreads = 512;
 // At least two blocks of 512 threads per SM (64 registers): the passes are bound by
 // latency and issue, and more warps hide more of both. With walls the boundary update
