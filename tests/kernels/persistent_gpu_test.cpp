@@ -1,7 +1,7 @@
 // The kernels that run whole steps themselves: persistent_l2 (walls, obstacles, sources
-// and receivers inside one cooperative launch of many steps), temporal_2step (two steps
-// per pass over DRAM, sources, receivers and the box's walls inside; an obstacle makes
-// the solver step it singly) and zstream_fused and zstream_fused_vec (one launch per step
+// and receivers inside one cooperative launch of many steps), temporal_2step and
+// temporal_2step_vec (two steps per pass over DRAM, sources, receivers and the box's walls
+// inside; an obstacle makes the solver step them singly) and zstream_fused and zstream_fused_vec (one launch per step
 // with everything inside). Through the CUDA solver each must give what the solver's
 // per-step path gives with the default 7-point kernel (the same arithmetic per node; the
 // test asserts agreement to 1e-12 / 1e-5 of the field's size and prints how many values
