@@ -245,11 +245,7 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   if (a.steps <= 0) return 0;
   const std::string why = block_error_2step(*a.stencil, precision_of<T>(), o.block);
   if (!why.empty()) throw std::invalid_argument("kernel 'temporal_2step': " + why);
-  const TiledStepData<T>* io = a.io;
-  if (io && (io->solid_count > 0 || (io->bnd_count > 0 && !io->face_node)))
-    throw std::invalid_argument("kernel 'temporal_2step' runs the box's walls but not obstacles; the solver steps "
-                                "scenes with obstacles singly");
-  if (a.steps >= 4 && !a.scratch) throw std::invalid_argument("kernel 'temporal_2step' needs two scratch fields");
+  check_pass_args(a, "temporal_2step");
   const LeggyCoeffs<T> c = pass_coeffs<T>(*a.stencil, a.lambda2, a.layout);
   int launches = 0;
   dispatch_radius(*a.stencil, [&](auto r) { launches = run_passes<T, decltype(r)::value>(a, o, stream, c); });

@@ -266,11 +266,7 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
     throw std::invalid_argument("kernel 'temporal_2step_vec' runs the 7-point stencil, not '" + a.stencil->name + "'");
   const std::string why = block_error_vec(*a.stencil, precision_of<T>(), o.block);
   if (!why.empty()) throw std::invalid_argument("kernel 'temporal_2step_vec': " + why);
-  const TiledStepData<T>* io = a.io;
-  if (io && (io->solid_count > 0 || (io->bnd_count > 0 && !io->face_node)))
-    throw std::invalid_argument("kernel 'temporal_2step_vec' runs the box's walls but not obstacles; the solver "
-                                "steps scenes with obstacles singly");
-  if (a.steps >= 4 && !a.scratch) throw std::invalid_argument("kernel 'temporal_2step_vec' needs two scratch fields");
+  check_pass_args(a, "temporal_2step_vec");
   return run_vec_passes<T>(a, o, stream, pass_coeffs<T>(*a.stencil, a.lambda2, a.layout));
 }
 

@@ -149,6 +149,18 @@ LeggyCoeffs<T> pass_coeffs(const Stencil& st, double lambda2, const FieldLayout&
   return leggy_coeffs(StepArgs<T>{nullptr, nullptr, L, &st, lambda2}, "temporal_2step");
 }
 
+// What a pass needs of the solver, checked before the first launch: no obstacles (the
+// solver steps scenes with obstacles singly, KernelVariant::MultiWalls::BoxFaces) and the
+// two scratch fields for runs of four steps or more.
+template <class T>
+void check_pass_args(const MultiStepArgs<T>& a, const std::string& id) {
+  const TiledStepData<T>* io = a.io;
+  if (io && (io->solid_count > 0 || (io->bnd_count > 0 && !io->face_node)))
+    throw std::invalid_argument("kernel '" + id +
+                                "' runs the box's walls but not obstacles; the solver steps scenes with obstacles singly");
+  if (a.steps >= 4 && !a.scratch) throw std::invalid_argument("kernel '" + id + "' needs two scratch fields");
+}
+
 // Runs a.steps steps as pairs of two-step passes (A, B -> C, D -> A, B: the result back
 // in the solver's fields) and the 0 to 3 steps left as single steps. pass(out_cur,
 // out_prev, in_cur, in_prev, sources) launches one pass on `stream`; before it the
