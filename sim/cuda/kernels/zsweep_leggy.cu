@@ -40,12 +40,16 @@ namespace ws {
 
 namespace {
 
-// Outputs per thread along y: 4 (measured best on the H200 for every M in float);
+// Outputs per thread along y: 4 (measured best on the H200 for every M in float but 7);
 // 2 for double above M = 4, where the queue of (2M + 1) x NY partial sums of
-// two-register values would otherwise cost too many registers.
+// two-register values would otherwise cost too many registers, and for float M = 7:
+// there 2 rows take 127 registers uncapped against 210 (166 at the cap of 168), and
+// on the H100 98.3 against 60.2 Gpoints/s at 1e9 points (run 179; the build before the
+// exact zero mode: 62.0).
 template <class T, int M>
 constexpr int leggy_ny() {
-  return sizeof(T) == 4 || M <= 4 ? 4 : 2;
+  if constexpr (sizeof(T) == 4) return M == 7 ? 2 : 4;
+  return M <= 4 ? 4 : 2;
 }
 
 // The register cap (0: the launch bound's 255) and the default block per precision
@@ -57,7 +61,9 @@ constexpr int leggy_ny() {
 // 128; float M = 6 and 8, 40 and 24 bytes): +5% to +58% over the uncapped form
 // (float M = 2 at 64 registers: +9% at 32x8). Double M = 3 runs 32x4, the block within
 // 2% of the folded-centre form on both lent GPUs: the H100's fastest, 64x4, ran 24% below
-// it on the H200 (runs 149-157, docs/benchmarks.md "Fifth pass").
+// it on the H200 (runs 149-157, docs/benchmarks.md "Fifth pass"). Float M = 7 runs two
+// rows per thread (leggy_ny) uncapped at 32x8: of 12 (cap, block) pairs on the H100 the
+// fastest by 4% (run 179).
 struct SweepTuning {
   int cap, bx, by;
 };
@@ -65,7 +71,7 @@ struct SweepTuning {
 template <class T, int M>
 constexpr SweepTuning sweep_tuning() {
   constexpr SweepTuning f[kKernelMaxLeggyM + 1] = {{}, {0, 32, 8}, {64, 32, 8}, {168, 64, 4}, {128, 64, 4},
-                                                   {128, 64, 4}, {128, 32, 8}, {168, 64, 2}, {168, 64, 2}};
+                                                   {128, 64, 4}, {128, 32, 8}, {0, 32, 8}, {168, 64, 2}};
   constexpr SweepTuning d[kKernelMaxLeggyM + 1] = {{}, {0, 128, 2}, {0, 32, 8}, {168, 32, 4}, {168, 32, 4},
                                                    {128, 32, 8}, {128, 32, 8}, {128, 32, 8}, {128, 32, 8}};
   return sizeof(T) == 4 ? f[M] : d[M];
