@@ -44,7 +44,7 @@ namespace {
 // 2 for double above M = 4, where the queue of (2M + 1) x NY partial sums of
 // two-register values would otherwise cost too many registers, and for float M = 7:
 // there 2 rows take 127 registers uncapped against 210 (166 at the cap of 168), and
-// on the H100 98.3 against 60.2 Gpoints/s at 1e9 points (run 179; the build before the
+// on the H100 98.3 against 60.2 Gpoints/s at 1e9 points (runs 180-181; the build before the
 // exact zero mode: 62.0).
 template <class T, int M>
 constexpr int leggy_ny() {
@@ -63,7 +63,7 @@ constexpr int leggy_ny() {
 // 2% of the folded-centre form on both lent GPUs: the H100's fastest, 64x4, ran 24% below
 // it on the H200 (runs 149-157, docs/benchmarks.md "Fifth pass"). Float M = 7 runs two
 // rows per thread (leggy_ny) uncapped at 32x8: of 12 (cap, block) pairs on the H100 the
-// fastest by 4% (run 179).
+// fastest by 4% (run 180).
 struct SweepTuning {
   int cap, bx, by;
 };
