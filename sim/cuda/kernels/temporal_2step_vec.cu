@@ -55,6 +55,7 @@ using namespace temporal;
 
 template <class T>
 constexpr int kN = 16 / (int)sizeof(T);
+constexpr const char* kId = "temporal_2step_vec";  // the registry id, for the messages
 constexpr int kWarpX = 32;  // block.x: a warp is one row of the grown tile
 // z chunks of at least 8 planes, enough of them for 4 waves of resident blocks. A chunk
 // recomputes the first level on 2 extra planes (25% at 8), but grids below ~300^3 have
@@ -246,44 +247,45 @@ int run_vec_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream
   using Kernel = void (*)(T*, T*, const T*, const T*, FieldLayout, T, int, PassSources<T>, PassWalls<T>);
   const Kernel kfn = src ? (wl ? temporal_vec_kernel<T, true, true> : temporal_vec_kernel<T, true, false>)
                          : (wl ? temporal_vec_kernel<T, false, true> : temporal_vec_kernel<T, false, false>);
-  allow_dynamic_smem((const void*)kfn, smem, "temporal_2step_vec");
+  allow_dynamic_smem((const void*)kfn, smem, kId);
   const int resident = resident_blocks_per_sm((const void*)kfn, kWarpX * by, smem) * device_sm_count();
   const int chunks = z_chunks_for(xy, resident, L.nz, kTargetWaves, kMinChunkPlanes);
   const int chunk = (L.nz + chunks - 1) / chunks;
-  const dim3 grid = checked_grid((L.nx + ox - 1) / ox, (L.ny + oy - 1) / oy, (L.nz + chunk - 1) / chunk,
-                                 "temporal_2step_vec");
+  const dim3 grid = checked_grid((L.nx + ox - 1) / ox, (L.ny + oy - 1) / oy, (L.nz + chunk - 1) / chunk, kId);
   const T w = c.w[1];
-  return run_pass_pairs<T, 1>(a, o, stream, c, walls, [&](T* out_cur, T* out_prev, const T* in_cur, const T* in_prev,
+  return run_pass_pairs<T, 1>(a, o, stream, c, walls, kId, [&](T* out_cur, T* out_prev, const T* in_cur, const T* in_prev,
                                                           const PassSources<T>& s) {
     kfn<<<grid, dim3(kWarpX, by), smem, stream>>>(out_cur, out_prev, in_cur, in_prev, L, w, chunk, s, walls);
   });
 }
 
+// The stencil and block the launches accept (set_kernel refuses others before a launch).
+void check_stencil_and_block(const Stencil& st, Precision p, const BlockShape& b) {
+  if (!supports_vec(st))
+    throw std::invalid_argument(std::string("kernel '") + kId + "' runs the 7-point stencil, not '" + st.name + "'");
+  const std::string why = block_error_vec(st, p, b);
+  if (!why.empty()) throw std::invalid_argument(std::string("kernel '") + kId + "': " + why);
+}
+
 template <class T>
 int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
   if (a.steps <= 0) return 0;
-  if (!supports_vec(*a.stencil))
-    throw std::invalid_argument("kernel 'temporal_2step_vec' runs the 7-point stencil, not '" + a.stencil->name + "'");
-  const std::string why = block_error_vec(*a.stencil, precision_of<T>(), o.block);
-  if (!why.empty()) throw std::invalid_argument("kernel 'temporal_2step_vec': " + why);
-  check_pass_args(a, "temporal_2step_vec");
-  return run_vec_passes<T>(a, o, stream, pass_coeffs<T>(*a.stencil, a.lambda2, a.layout));
+  check_stencil_and_block(*a.stencil, precision_of<T>(), o.block);
+  check_pass_args(a, kId);
+  return run_vec_passes<T>(a, o, stream, pass_coeffs<T>(*a.stencil, a.lambda2, a.layout, kId));
 }
 
 template <class T>
 void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  if (!supports_vec(*a.stencil))
-    throw std::invalid_argument("kernel 'temporal_2step_vec' runs the 7-point stencil, not '" + a.stencil->name + "'");
-  const std::string why = block_error_vec(*a.stencil, precision_of<T>(), o.block);
-  if (!why.empty()) throw std::invalid_argument("kernel 'temporal_2step_vec': " + why);
-  launch_single<T, 1>(a.u_next, a.u_cur, a.layout, pass_coeffs<T>(*a.stencil, a.lambda2, a.layout), o, stream);
+  check_stencil_and_block(*a.stencil, precision_of<T>(), o.block);
+  launch_single<T, 1>(a.u_next, a.u_cur, a.layout, pass_coeffs<T>(*a.stencil, a.lambda2, a.layout, kId), o, stream, kId);
 }
 
 }  // namespace
 
 void register_temporal_2step_vec_kernels(KernelRegistry& r) {
   KernelVariant v;
-  v.id = "temporal_2step_vec";
+  v.id = kId;
   v.name = "temporal blocking with 16-byte vectors, two steps per pass over DRAM (7pt)";
   v.family = "ours";
   v.stencils = "7pt";

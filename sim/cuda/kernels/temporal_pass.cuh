@@ -129,36 +129,38 @@ __global__ void pass_receivers(const T* c, const T* d, const DeviceTap* taps, co
   }
 }
 
+// `id`: the kernel's registry id, for the messages.
 template <class T, int R>
 void launch_single(T* un, const T* uc, const FieldLayout& L, const LeggyCoeffs<T>& c, const LaunchOptions& o,
-                   cudaStream_t stream) {
+                   cudaStream_t stream, const char* id) {
   const dim3 grid = checked_grid((L.nx + o.block.x - 1) / o.block.x, (L.ny + o.block.y - 1) / o.block.y,
-                                 std::min(L.nz, 64), "temporal_2step");
+                                 std::min(L.nz, 64), id);
   single_step_kernel<T, R><<<grid, dim3(o.block.x, o.block.y), 0, stream>>>(un, uc, L, c);
   CUDA_CHECK_LAUNCH();
 }
 
 // lambda^2 w_m per leg: the 7-point stencil's (seven_point.hpp) or a leggy stencil's.
 template <class T>
-LeggyCoeffs<T> pass_coeffs(const Stencil& st, double lambda2, const FieldLayout& L) {
+LeggyCoeffs<T> pass_coeffs(const Stencil& st, double lambda2, const FieldLayout& L, const char* id) {
   if (st.is_seven_point()) {
     LeggyCoeffs<T> c{};
     c.w[1] = T(lambda2 * st.axis_weight(1));
     return c;
   }
-  return leggy_coeffs(StepArgs<T>{nullptr, nullptr, L, &st, lambda2}, "temporal_2step");
+  return leggy_coeffs(StepArgs<T>{nullptr, nullptr, L, &st, lambda2}, id);
 }
 
 // What a pass needs of the solver, checked before the first launch: no obstacles (the
 // solver steps scenes with obstacles singly, KernelVariant::MultiWalls::BoxFaces) and the
 // two scratch fields for runs of four steps or more.
 template <class T>
-void check_pass_args(const MultiStepArgs<T>& a, const std::string& id) {
+void check_pass_args(const MultiStepArgs<T>& a, const char* id) {
   const TiledStepData<T>* io = a.io;
   if (io && (io->solid_count > 0 || (io->bnd_count > 0 && !io->face_node)))
-    throw std::invalid_argument("kernel '" + id +
+    throw std::invalid_argument(std::string("kernel '") + id +
                                 "' runs the box's walls but not obstacles; the solver steps scenes with obstacles singly");
-  if (a.steps >= 4 && !a.scratch) throw std::invalid_argument("kernel '" + id + "' needs two scratch fields");
+  if (a.steps >= 4 && !a.scratch)
+    throw std::invalid_argument(std::string("kernel '") + id + "' needs two scratch fields");
 }
 
 // Runs a.steps steps as pairs of two-step passes (A, B -> C, D -> A, B: the result back
@@ -168,7 +170,7 @@ void check_pass_args(const MultiStepArgs<T>& a, const std::string& id) {
 // the host launches.
 template <class T, int R, class Pass>
 int run_pass_pairs(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream, const LeggyCoeffs<T>& c,
-                   const PassWalls<T>& walls, Pass&& pass) {
+                   const PassWalls<T>& walls, const char* id, Pass&& pass) {
   const FieldLayout& L = a.layout;
   const TiledStepData<T>* io = a.io;
   const bool src = io && io->nsrc > 0;
@@ -211,7 +213,7 @@ int run_pass_pairs(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream
       CUDA_CHECK_LAUNCH();
       ++launches;
     }
-    launch_single<T, R>(nx, cu, L, c, o, stream);
+    launch_single<T, R>(nx, cu, L, c, o, stream, id);
     ++launches;
     if (wl) {
       scatter_side<T><<<(unsigned)((io->bnd_count + 255) / 256), 256, 0, stream>>>(io->bnd_node, io->bnd_count,
