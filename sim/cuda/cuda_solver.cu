@@ -200,6 +200,7 @@ class CudaSolver final : public CudaWaveSolver {
     has_boundary_ = !p.empty();
     plan_host_ = p;
     plan_on_faces_ = plan_on_box_faces(p, layout_);
+    plan_whole_faces_ = box_wall_faces(p, layout_) >= 0;
     tiled_.reset();
   }
 
@@ -309,11 +310,12 @@ class CudaSolver final : public CudaWaveSolver {
   // receivers inside), as long as the receiver buffer and the samples' window allow;
   // returns the host launches.
   // Whether advance() runs the kernel's multi-step launch: kernels that run the box's
-  // walls but not obstacles (KernelVariant::MultiWalls::BoxFaces) step such scenes singly.
+  // walls but not obstacles (KernelVariant::MultiWalls::BoxFaces, WholeFaces) step the
+  // scenes they do not run singly.
   bool multi_path() const {
     if (!variant_->multi_step()) return false;
     if (!has_boundary_ || variant_->multi_walls == KernelVariant::MultiWalls::All) return true;
-    return plan_on_faces_;
+    return variant_->multi_walls == KernelVariant::MultiWalls::BoxFaces ? plan_on_faces_ : plan_whole_faces_;
   }
 
   // The step data of a multi-step launch from step_ and slot_ (or, for a graph's capture,
@@ -547,6 +549,7 @@ class CudaSolver final : public CudaWaveSolver {
   bool has_boundary_ = false;
   BoundaryPlan plan_host_;                      // for the tiled step of multi-step kernels
   bool plan_on_faces_ = true;                   // walls only, no obstacles (plan_on_box_faces)
+  bool plan_whole_faces_ = true;                // and each face's points all boundary nodes or none
   std::unique_ptr<DeviceTiledStep<T>> tiled_;   // built at the first multi-step advance
   DeviceBuffer<T> scratch_;                     // the multi-step kernel's extra fields, if it asks for any
   std::vector<DeviceSource> sources_host_;

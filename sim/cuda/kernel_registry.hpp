@@ -97,9 +97,11 @@ struct KernelVariant {
   // CUDA graphs and replay them (its step graph for whole-step kernels).
   bool multi_replayable = false;
   // What the multi-step launch runs itself besides fixed walls: every wall and obstacle
-  // (All) or the six walls of the box, of any kind, without obstacles (BoxFaces); the
-  // solver runs other scenes a step at a time with launch_float/launch_double.
-  enum class MultiWalls { All, BoxFaces };
+  // (All), the six walls of the box, of any kind, without obstacles (BoxFaces), or those
+  // walls when each face's points are all boundary nodes or none (WholeFaces: the box's
+  // walls as make_boundary_plan lays them out, box_wall_faces); the solver runs other
+  // scenes a step at a time with launch_float/launch_double.
+  enum class MultiWalls { All, BoxFaces, WholeFaces };
   MultiWalls multi_walls = MultiWalls::All;
   // Whether `--kernel auto` may pick it. False for a kernel whose results have not yet
   // been checked on a GPU against the CPU reference (docs/gpu-runs.md lists the runs):

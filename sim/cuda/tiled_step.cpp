@@ -30,6 +30,30 @@ bool plan_on_box_faces(const BoundaryPlan& plan, const FieldLayout& L) {
   return true;
 }
 
+int box_wall_faces(const BoundaryPlan& plan, const FieldLayout& L) {
+  if (!plan.solid.empty()) return -1;
+  const int64_t face_points[6] = {(int64_t)L.ny * L.nz, (int64_t)L.ny * L.nz, (int64_t)L.nx * L.nz,
+                                  (int64_t)L.nx * L.nz, (int64_t)L.nx * L.ny, (int64_t)L.nx * L.ny};
+  auto faces_of = [&](int64_t q) {
+    const FieldLayout::Point p = L.point(q);
+    return (p.i == 0 ? 1 : 0) | (p.i == L.nx - 1 ? 2 : 0) | (p.j == 0 ? 4 : 0) | (p.j == L.ny - 1 ? 8 : 0) |
+           (p.k == 0 ? 16 : 0) | (p.k == L.nz - 1 ? 32 : 0);
+  };
+  int64_t on_face[6] = {0, 0, 0, 0, 0, 0};
+  for (int64_t q : plan.node) {
+    const int f = faces_of(q);
+    for (int b = 0; b < 6; ++b) on_face[b] += (f >> b) & 1;
+  }
+  int full = 0;
+  for (int b = 0; b < 6; ++b)
+    if (on_face[b] == face_points[b]) full |= 1 << b;
+  // The plan's nodes (distinct) cover the full faces; they are exactly those faces' points
+  // when each of them lies on one.
+  for (int64_t q : plan.node)
+    if ((faces_of(q) & full) == 0) return -1;
+  return full;
+}
+
 std::vector<int> box_face_nodes(const FieldLayout& L, const std::vector<int64_t>& nodes) {
   std::vector<int> f((size_t)box_face_slots(L), -1);
   for (size_t r = 0; r < nodes.size(); ++r) {
@@ -64,6 +88,7 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
   side_ = DeviceBuffer<T>(plan.node.size());
 
   if (!plan.node.empty() && plan_on_box_faces(plan, L)) face_node_ = upload(box_face_nodes(L, gather(plan.node, b.order)));
+  wall_faces_ = box_wall_faces(plan, L);
 
   const TileGroups s = group_by_tile(L, tiles_, plan.solid);
   solid_start_ = upload(s.start);
@@ -100,6 +125,7 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   d.bnd_cd = bnd_cd_.get();
   d.bnd_cl = bnd_cl_.get();
   d.side = side_.get();
+  d.wall_faces = wall_faces_;
   d.solid_start = solid_start_.get();
   d.solid = solid_.get();
   d.src_start = src_start_.get();

@@ -36,6 +36,10 @@ struct TiledStepData {
   // into the bnd_* arrays or -1; null unless every boundary node lies on a face of the box
   // and there are no solid nodes (walls only, no obstacles).
   const int* face_node = nullptr;
+  // Bit f (faces -x, +x, -y, +y, -z, +z) set: every point of face f is a boundary node;
+  // -1 unless the boundary nodes are exactly the points of the faces whose bits are set
+  // (box_wall_faces).
+  int wall_faces = -1;
   // Solid nodes (held at zero) of tile t: solid_start[t] .. solid_start[t+1].
   const int* solid_start = nullptr;
   const int64_t* solid = nullptr;
@@ -87,6 +91,12 @@ int64_t box_face_slots(const FieldLayout& L);
 // the walls of a room without obstacles.
 bool plan_on_box_faces(const BoundaryPlan& plan, const FieldLayout& L);
 
+// The faces of the box whose every point is a boundary node, as bits (f = 0..5: -x, +x,
+// -y, +y, -z, +z), when the plan's boundary nodes are exactly the points of those faces and
+// no node is solid (the walls of a room without obstacles, fixed faces leaving no bit);
+// else -1. A kernel can then tell a boundary node by its position alone.
+int box_wall_faces(const BoundaryPlan& plan, const FieldLayout& L);
+
 // face_node's host array for `nodes` (the boundary nodes in the order of the bnd_* arrays).
 std::vector<int> box_face_nodes(const FieldLayout& L, const std::vector<int64_t>& nodes);
 
@@ -112,6 +122,7 @@ class DeviceTiledStep {
   DeviceBuffer<uint8_t> bnd_mask_, bnd_nfixed_;
   DeviceBuffer<T> bnd_cd_, bnd_cl_, side_, src_value_;
   DeviceBuffer<DeviceSource> src_;
+  int wall_faces_ = -1;
 };
 
 }  // namespace ws

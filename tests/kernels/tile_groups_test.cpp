@@ -1,5 +1,6 @@
 // The grouping by tile that the persistent kernel's step data uses (sim/cuda/tile_groups.hpp).
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include <random>
 #include <set>
@@ -101,6 +102,34 @@ TEST(BoxFaces, EveryWallNodeIsFoundOnItsFaceAndNoOtherPoint) {
   EXPECT_LT(f[(size_t)box_face_slot(L, 5, L.ny - 1, 3)], 0);
 }
 
+// The walls as whole faces (temporal_2step_vec tells a boundary node by its position):
+// the bits of the faces whose points are all nodes, the nodes exactly their points.
+TEST(BoxFaces, WholeWallFacesAreFoundAndAGapIsRefused) {
+  const FieldLayout L = make_layout(13, 9, 7, 1, 4);
+  BoxWalls w;
+  w.fill(WallCondition::with_absorption(0.2));
+  w[1] = WallCondition::rigid();
+  w[3] = WallCondition::fixed();
+  BoundaryPlan plan = make_boundary_plan(L, w, {}, 0.5);
+  const int faces = box_wall_faces(plan, L);
+  EXPECT_EQ(faces, 0b110111) << "every face but the fixed y_max";
+  std::set<int64_t> nodes(plan.node.begin(), plan.node.end());
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        const bool on = (i == 0 && (faces & 1)) || (i == L.nx - 1 && (faces & 2)) || (j == 0 && (faces & 4)) ||
+                        (j == L.ny - 1 && (faces & 8)) || (k == 0 && (faces & 16)) || (k == L.nz - 1 && (faces & 32));
+        ASSERT_EQ(on, nodes.count(L.index(i, j, k)) > 0) << i << "," << j << "," << k;
+      }
+  EXPECT_EQ(box_wall_faces(BoundaryPlan{}, L), 0) << "fixed walls: no wall face";
+  // A gap in the x_min wall: its other points lie on no whole face.
+  const auto gap = std::find(plan.node.begin(), plan.node.end(), L.index(0, 4, 3));
+  ASSERT_NE(gap, plan.node.end());
+  plan.node.erase(gap);
+  EXPECT_TRUE(plan_on_box_faces(plan, L));
+  EXPECT_EQ(box_wall_faces(plan, L), -1);
+}
+
 TEST(BoxFaces, AnObstacleIsNotOnTheFaces) {
   const FieldLayout L = make_layout(13, 9, 7, 1, 4);
   BoxWalls w;
@@ -110,6 +139,7 @@ TEST(BoxFaces, AnObstacleIsNotOnTheFaces) {
   s.admittance = {0.1};
   s.material[6 + 13 * (4 + 9 * 3)] = 1;
   EXPECT_FALSE(plan_on_box_faces(make_boundary_plan(L, w, s, 0.5), L));
+  EXPECT_EQ(box_wall_faces(make_boundary_plan(L, w, s, 0.5), L), -1);
   BoxWalls fixed;
   fixed.fill(WallCondition::fixed());
   EXPECT_FALSE(plan_on_box_faces(make_boundary_plan(L, fixed, s, 0.5), L));

@@ -224,6 +224,7 @@ int run_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t s
   return run_pass_pairs<T, R>(a, o, stream, c, walls, "temporal_2step", [&](T* out_cur, T* out_prev, const T* in_cur, const T* in_prev,
                                                            const PassSources<T>& s) {
     kfn<<<grid, dim3(bx, by), smem, stream>>>(out_cur, out_prev, in_cur, in_prev, L, c, chunk, s, walls);
+    return 1;
   });
 }
 

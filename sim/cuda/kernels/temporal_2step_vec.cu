@@ -30,11 +30,27 @@
 //
 // The arithmetic of every point is the single-step 7-point update's
 // (exact_update.cuh: seven_point_update, in the same order of arguments), so the
-// passes give the bits of any 7-point kernel. Walls of every kind run inside as in
-// temporal_2step: a point on a face of the box that is a boundary node takes the
-// boundary update at both levels (boundary_node.cuh), found through the dense map of
-// the six faces; sources are added to u^{n+1} by every block that computes the node
-// and to u^{n+2} by its owner; receivers are read after each pass.
+// passes give the bits of any 7-point kernel. Sources are added to u^{n+1} by every
+// block that computes the node and to u^{n+2} by its owner; receivers are read after
+// each pass.
+//
+// Walls of every kind (the boundary nodes on the box's faces, boundary_node.cuh) are
+// taken out of the stepping loop, whose registers and latency bound its speed: the
+// boundary update inside it needed 96-124 registers and halved the warps, and a lookup
+// of each face point's node added two dependent loads a plane. The walls are whole faces
+// (KernelVariant::MultiWalls::WholeFaces: each face's points are all boundary nodes or
+// none, TiledStepData::wall_faces), so a point's position tells whether it is one.
+// Around each pass:
+//   - before it, first_level_walls writes every boundary node's u^{n+1} (with that step's
+//     sources) from u^n and u^{n-1}, the two fields the pass reads, into D at the node;
+//   - in it, a boundary node takes its first level from D, loaded beside its y
+//     neighbours, instead of the interior update (and no source: D has it); its owner
+//     stores the same value back. Its second level gets the interior update, which no
+//     point of the pass reads;
+//   - after it, second_level_walls overwrites u^{n+2} at the boundary nodes from the
+//     pass's u^{n+1} (D, now whole) and u^n, with the sources of that step.
+// Each node's two values come from boundary_node_value, the arithmetic of every kernel's
+// walls, so the passes keep the step path's bits.
 //
 // Alignment: interior rows start on 128-byte lines (layout x0 >= N), pitch and plane
 // are multiples of 32 elements and each thread's first x is a multiple of N, so every
@@ -66,9 +82,7 @@ constexpr int kTargetWaves = 4;
 constexpr int kMinChunkPlanes = 8;
 constexpr int kMaxThreads = 512;
 // At least two blocks of 512 threads per SM (64 registers): the passes are bound by
-// latency and issue, and more warps hide more of both. With walls the boundary update
-// would spill at 64 registers (100-270 bytes), so those kernels take what they need
-// (96-124) and run fewer warps.
+// latency and issue, and more warps hide more of both.
 constexpr int kMinBlocks = 2;
 
 template <class T>
@@ -82,18 +96,26 @@ __device__ __forceinline__ VPack<T> zero_pack() {
   return p;
 }
 
-// Whether the thread's vector (x = i .. i + N - 1, row j) or plane k can hold a node
-// on a face of the box.
-__device__ __forceinline__ bool on_face_column(const FieldLayout& L, int i, int n, int j) {
-  return j == 0 || j == L.ny - 1 || i <= 0 || i + n >= L.nx;
+// The wall faces (TiledStepData::wall_faces' bits) that row j's vector x = i .. i + n - 1
+// lies on, whatever its plane: a column of boundary nodes at every plane.
+__device__ __forceinline__ bool on_wall_column(const FieldLayout& L, int faces, int i, int n, int j) {
+  return (i == 0 && (faces & 1)) || (i + n >= L.nx && (faces & 2)) || (j == 0 && (faces & 4)) ||
+         (j == L.ny - 1 && (faces & 8));
+}
+
+// Whether interior point (x, j, k) is a boundary node.
+__device__ __forceinline__ bool wall_point(const FieldLayout& L, int faces, int x, int j, int k) {
+  return (x == 0 && (faces & 1)) || (x == L.nx - 1 && (faces & 2)) || (j == 0 && (faces & 4)) ||
+         (j == L.ny - 1 && (faces & 8)) || (k == 0 && (faces & 16)) || (k == L.nz - 1 && (faces & 32));
 }
 
 // One pass of the block's chunk. SRC: the block's grown tile holds a source. WALLS: the
-// box has boundary nodes (the points on its faces take the boundary update).
+// box has wall faces (`faces`), whose points take their first level from D
+// (first_level_walls).
 template <class T, bool SRC, bool WALLS>
 __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ d_out, const T* __restrict__ a,
                                          const T* __restrict__ b, const FieldLayout& L, T w, int chunk,
-                                         const PassSources<T>& s, const PassWalls<T>& walls) {
+                                         const PassSources<T>& s, int faces) {
   constexpr int N = kN<T>;
   const int tx = (int)threadIdx.x, ty = (int)threadIdx.y, by = (int)blockDim.y;
   const int i = ((int)blockIdx.x * (kWarpX - 2) + tx - 1) * N;  // the vector's first x
@@ -108,7 +130,7 @@ __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ 
   // and its neighbours take 0 for its points (left_ok, right_ok).
   const int64_t col = loads ? L.index(i, j, 0) : L.index(0, 0, 0);
   const bool left_ok = i > 0, right_ok = i + N < L.nx;
-  const bool face_col = WALLS && loads && on_face_column(L, i, N, j);
+  const bool wall_col = WALLS && loads && on_wall_column(L, faces, i, N, j);
   T* ring = shared_tile<T>();  // two planes of the first level, by rows of 32 N values
   const int row = kWarpX * N, plane = by * row;
   const int e = ty * row + tx * N;
@@ -136,6 +158,13 @@ __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ 
     const int64_t q = col + at_plane(k);
     const VPack<T> ym = lv::ldg<T, N>(a + q - L.pitch), yp = lv::ldg<T, N>(a + q + L.pitch);
     const int lim = k >= 0 && k < L.nz ? nin : 0;
+    // A plane of boundary nodes for this thread: their first level, written by
+    // first_level_walls, loaded with the y neighbours (the owner's store below writes
+    // back the same bits).
+    const bool wall_plane =
+        WALLS && lim > 0 && (wall_col || (k == 0 && (faces & 16)) || (k == L.nz - 1 && (faces & 32)));
+    VPack<T> dw;
+    if (WALLS && wall_plane) dw = lv::ldg<T, N>(d_out + q);
     VPack<T> v;
 #pragma unroll
     for (int l = 0; l < N; ++l) {
@@ -144,19 +173,19 @@ __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ 
       const T u1 = ex::seven_point_update(qa[1].v[l], bk.v[l], xm, xp, ym.v[l], yp.v[l], qa[0].v[l], qa[2].v[l], w);
       v.v[l] = l < lim ? u1 : T(0);
     }
+    unsigned walled = 0;  // bit l: point l is a boundary node
     if constexpr (WALLS)
-      if (face_col || k == 0 || k == L.nz - 1)
+      if (wall_plane)
 #pragma unroll
-        for (int l = 0; l < N; ++l) {
-          const int bn = l < lim ? wall_node(walls, L, i + l, j, k) : -1;
-          if (bn >= 0)
-            v.v[l] = boundary_node_value(a, bk.v[l], q + l, walls.mask[bn], walls.nfixed[bn], walls.cd[bn],
-                                         walls.cl[bn], L);
-        }
+        for (int l = 0; l < N; ++l)
+          if (l < lim && wall_point(L, faces, i + l, j, k)) {
+            v.v[l] = dw.v[l];
+            walled |= 1u << l;
+          }
     if constexpr (SRC)
 #pragma unroll
       for (int l = 0; l < N; ++l)
-        if (l < lim) v.v[l] = add_sources(v.v[l], q + l, s, 0);
+        if (l < lim && !((walled >> l) & 1u)) v.v[l] = add_sources(v.v[l], q + l, s, 0);
     lv::store<T, N>(ring + (k & 1) * plane + e, v.v, 0, N, true);
     l1[0] = l1[1];
     l1[1] = l1[2];
@@ -176,19 +205,6 @@ __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ 
         const T xp = l < N - 1 ? l1[1].v[l + 1] : right_1;
         u2[l] = ex::seven_point_update(l1[1].v[l], qa[0].v[l], xm, xp, ym2.v[l], yp2.v[l], l1[0].v[l], l1[2].v[l], w);
       }
-      if constexpr (WALLS)
-        if (face_col || kk == 0 || kk == L.nz - 1)
-#pragma unroll
-          for (int l = 0; l < N; ++l) {
-            const int bn = l < nin ? wall_node(walls, L, i + l, j, kk) : -1;
-            if (bn >= 0) {
-              const T xm = l > 0 ? l1[1].v[l - 1] : left_1;
-              const T xp = l < N - 1 ? l1[1].v[l + 1] : right_1;
-              const T nb[6] = {xm, xp, ym2.v[l], yp2.v[l], l1[0].v[l], l1[2].v[l]};
-              u2[l] = boundary_value(l1[1].v[l], nb, qa[0].v[l], walls.mask[bn], walls.nfixed[bn], walls.cd[bn],
-                                     walls.cl[bn]);
-            }
-          }
       if constexpr (SRC)
 #pragma unroll
         for (int l = 0; l < N; ++l)
@@ -205,18 +221,42 @@ __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ 
 // The stepping loop compiled twice: with the sources for the blocks whose grown tile holds
 // one, without them for every other block (whose loop then keeps its registers).
 template <class T, bool SRC, bool WALLS>
-__global__ void __launch_bounds__(kMaxThreads, WALLS ? 1 : kMinBlocks)
+__global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
     temporal_vec_kernel(T* __restrict__ c_out, T* __restrict__ d_out, const T* __restrict__ a,
-                        const T* __restrict__ b, FieldLayout L, T w, int chunk, PassSources<T> s,
-                        PassWalls<T> walls) {
+                        const T* __restrict__ b, FieldLayout L, T w, int chunk, PassSources<T> s, int faces) {
   constexpr int N = kN<T>;
   const int by = (int)blockDim.y;
   const int k0 = (int)blockIdx.z * chunk, k1 = min(k0 + chunk, L.nz);
   if (SRC && sources_in_block(s, L, ((int)blockIdx.x * (kWarpX - 2) - 1) * N, (int)blockIdx.y * (by - 2) - 1,
                               kWarpX * N, by, k0 - 1, k1 + 1))
-    vec_pass<T, true, WALLS>(c_out, d_out, a, b, L, w, chunk, s, walls);
+    vec_pass<T, true, WALLS>(c_out, d_out, a, b, L, w, chunk, s, faces);
   else
-    vec_pass<T, false, WALLS>(c_out, d_out, a, b, L, w, chunk, s, walls);
+    vec_pass<T, false, WALLS>(c_out, d_out, a, b, L, w, chunk, s, faces);
+}
+
+// u^{n+1} at every boundary node b (node[b] its index) from u^n (a) and u^{n-1} (b_prev),
+// with the sources of that step, into D (d) at the node: the first level the pass reads
+// there.
+template <class T>
+__global__ void first_level_walls(const int64_t* __restrict__ node, PassWalls<T> w, int n, FieldLayout L,
+                                  const T* __restrict__ a, const T* __restrict__ b_prev, T* __restrict__ d,
+                                  PassSources<T> s) {
+  const int bi = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (bi >= n) return;
+  const int64_t q = node[bi];
+  d[q] = add_sources(boundary_node_value(a, b_prev[q], q, w.mask[bi], w.nfixed[bi], w.cd[bi], w.cl[bi], L), q, s, 0);
+}
+
+// u^{n+2} at every boundary node from the pass's u^{n+1} (d) and u^n (a), with the
+// sources of that step, over the interior update the pass left there.
+template <class T>
+__global__ void second_level_walls(const int64_t* __restrict__ node, PassWalls<T> w, int n, FieldLayout L,
+                                   const T* __restrict__ d, const T* __restrict__ a, T* __restrict__ c,
+                                   PassSources<T> s) {
+  const int bi = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (bi >= n) return;
+  const int64_t q = node[bi];
+  c[q] = add_sources(boundary_node_value(d, a[q], q, w.mask[bi], w.nfixed[bi], w.cd[bi], w.cl[bi], L), q, s, 1);
 }
 
 // The block is 32 x by threads: a warp per row of the grown tile, by - 2 output rows.
@@ -244,7 +284,7 @@ int run_vec_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream
   const size_t smem = (size_t)2 * by * kWarpX * N * sizeof(T);
   const int ox = (kWarpX - 2) * N, oy = by - 2;  // the output tile
   const long long xy = (long long)((L.nx + ox - 1) / ox) * ((L.ny + oy - 1) / oy);
-  using Kernel = void (*)(T*, T*, const T*, const T*, FieldLayout, T, int, PassSources<T>, PassWalls<T>);
+  using Kernel = void (*)(T*, T*, const T*, const T*, FieldLayout, T, int, PassSources<T>, int);
   const Kernel kfn = src ? (wl ? temporal_vec_kernel<T, true, true> : temporal_vec_kernel<T, true, false>)
                          : (wl ? temporal_vec_kernel<T, false, true> : temporal_vec_kernel<T, false, false>);
   allow_dynamic_smem((const void*)kfn, smem, kId);
@@ -253,9 +293,20 @@ int run_vec_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream
   const int chunk = (L.nz + chunks - 1) / chunks;
   const dim3 grid = checked_grid((L.nx + ox - 1) / ox, (L.ny + oy - 1) / oy, (L.nz + chunk - 1) / chunk, kId);
   const T w = c.w[1];
+  const int nb = wl ? io->bnd_count : 0;
+  const int faces = wl ? io->wall_faces : 0;
+  const unsigned wall_blocks = (unsigned)((nb + 255) / 256);
   return run_pass_pairs<T, 1>(a, o, stream, c, walls, kId, [&](T* out_cur, T* out_prev, const T* in_cur, const T* in_prev,
                                                           const PassSources<T>& s) {
-    kfn<<<grid, dim3(kWarpX, by), smem, stream>>>(out_cur, out_prev, in_cur, in_prev, L, w, chunk, s, walls);
+    if (wl) {
+      first_level_walls<T><<<wall_blocks, 256, 0, stream>>>(io->bnd_node, walls, nb, L, in_cur, in_prev, out_prev, s);
+      CUDA_CHECK_LAUNCH();
+    }
+    kfn<<<grid, dim3(kWarpX, by), smem, stream>>>(out_cur, out_prev, in_cur, in_prev, L, w, chunk, s, faces);
+    if (!wl) return 1;
+    CUDA_CHECK_LAUNCH();
+    second_level_walls<T><<<wall_blocks, 256, 0, stream>>>(io->bnd_node, walls, nb, L, out_prev, in_cur, out_cur, s);
+    return 3;
   });
 }
 
@@ -272,6 +323,9 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   if (a.steps <= 0) return 0;
   check_stencil_and_block(*a.stencil, precision_of<T>(), o.block);
   check_pass_args(a, kId);
+  if (a.io && a.io->bnd_count > 0 && a.io->wall_faces < 0)
+    throw std::invalid_argument(std::string("kernel '") + kId +
+                                "' runs walls that cover whole faces of the box; the solver steps other scenes singly");
   return run_vec_passes<T>(a, o, stream, pass_coeffs<T>(*a.stencil, a.lambda2, a.layout, kId));
 }
 
@@ -303,7 +357,7 @@ void register_temporal_2step_vec_kernels(KernelRegistry& r) {
   v.multi_float = launch_multi<float>;
   v.multi_double = launch_multi<double>;
   v.multi_scratch_fields = 2;
-  v.multi_walls = KernelVariant::MultiWalls::BoxFaces;
+  v.multi_walls = KernelVariant::MultiWalls::WholeFaces;
   r.add(v);
 }
 

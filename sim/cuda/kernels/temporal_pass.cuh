@@ -166,8 +166,8 @@ void check_pass_args(const MultiStepArgs<T>& a, const char* id) {
 // Runs a.steps steps as pairs of two-step passes (A, B -> C, D -> A, B: the result back
 // in the solver's fields) and the 0 to 3 steps left as single steps. pass(out_cur,
 // out_prev, in_cur, in_prev, sources) launches one pass on `stream`; before it the
-// sources' values of its two steps are computed, after it the receivers read. Returns
-// the host launches.
+// sources' values of its two steps are computed, after it the receivers read; it returns
+// the launches it made. Returns the host launches.
 template <class T, int R, class Pass>
 int run_pass_pairs(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream, const LeggyCoeffs<T>& c,
                    const PassWalls<T>& walls, const char* id, Pass&& pass) {
@@ -191,9 +191,8 @@ int run_pass_pairs(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream
       ++launches;
       s = PassSources<T>{io->src, io->src_value, io->nsrc};
     }
-    pass(out_cur, out_prev, in_cur, in_prev, s);
+    launches += pass(out_cur, out_prev, in_cur, in_prev, s);
     CUDA_CHECK_LAUNCH();
-    ++launches;
     if (io && io->nrec > 0) {
       pass_receivers<T><<<1, 128, 0, stream>>>(out_cur, out_prev, io->taps, io->tap_start, io->nrec, io->rec_buf, slot);
       CUDA_CHECK_LAUNCH();
