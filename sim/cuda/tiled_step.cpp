@@ -1,5 +1,6 @@
 #include "cuda/tiled_step.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -89,6 +90,7 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
 
   if (!plan.node.empty() && plan_on_box_faces(plan, L)) face_node_ = upload(box_face_nodes(L, gather(plan.node, b.order)));
   wall_faces_ = box_wall_faces(plan, L);
+  if (wall_faces_ >= 0) set_x_walls(L, gather(plan.node, b.order), gather(plan.neighbours, b.order), nf, cd, cl);
 
   const TileGroups s = group_by_tile(L, tiles_, plan.solid);
   solid_start_ = upload(s.start);
@@ -115,6 +117,44 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
 }
 
 template <class T>
+void DeviceTiledStep<T>::set_x_walls(const FieldLayout& L, const std::vector<int64_t>& node,
+                                     const std::vector<uint8_t>& mask, const std::vector<uint8_t>& nf,
+                                     const std::vector<T>& cd, const std::vector<T>& cl) {
+  // The x faces' nodes off the y and z faces: face 0 (i = 0) before face 1 (i = nx - 1),
+  // as the kernel tests them.
+  auto x_face = [&](int64_t q) {
+    const FieldLayout::Point p = L.point(q);
+    if (p.j < 1 || p.j > L.ny - 2 || p.k < 1 || p.k > L.nz - 2) return -1;
+    return p.i == 0 ? 0 : p.i == L.nx - 1 ? 1 : -1;
+  };
+  bool seen[2] = {false, false};
+  for (int f = 0; f < 2; ++f) xwall_[f].on = (wall_faces_ >> f) & 1;
+  for (size_t r = 0; r < node.size(); ++r) {
+    const int f = x_face(node[r]);
+    if (f < 0) continue;
+    XWallCoeffs<T>& x = xwall_[f];
+    // Every neighbour but the wall's is air, none fixed (the kernel's constant mask).
+    const uint8_t air = f == 0 ? 0x3e : 0x3d;
+    if (mask[r] != air || nf[r] != 0) x.on = 0;
+    if (!seen[f]) {
+      seen[f] = true;
+      x.cd = cd[r];
+      x.cl = cl[r];
+    } else if (x.cd != cd[r] || x.cl != cl[r]) {
+      x.on = 0;
+    }
+  }
+  for (int f = 0; f < 2; ++f) xwall_[f].on = xwall_[f].on && seen[f];
+  std::vector<int> rest;
+  for (size_t r = 0; r < node.size(); ++r) {
+    const int f = x_face(node[r]);
+    if (f < 0 || !xwall_[f].on) rest.push_back((int)r);
+  }
+  std::sort(rest.begin(), rest.end(), [&](int x, int y) { return node[(size_t)x] < node[(size_t)y]; });
+  wall_rest_ = upload(rest);
+}
+
+template <class T>
 TiledStepData<T> DeviceTiledStep<T>::data() const {
   TiledStepData<T> d;
   d.tiles = tiles_;
@@ -126,6 +166,10 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   d.bnd_cl = bnd_cl_.get();
   d.side = side_.get();
   d.wall_faces = wall_faces_;
+  d.xwall[0] = xwall_[0];
+  d.xwall[1] = xwall_[1];
+  d.wall_rest = wall_rest_.get();
+  d.wall_rest_count = (int)wall_rest_.size();
   d.solid_start = solid_start_.get();
   d.solid = solid_.get();
   d.src_start = src_start_.get();

@@ -19,6 +19,17 @@
 
 namespace ws {
 
+// The coefficients shared by every boundary node of an x face off the y and z faces
+// (1 <= j <= ny - 2, 1 <= k <= nz - 2), when they are shared and each of those nodes has
+// every neighbour but the wall's in the air and none fixed (on): a kernel that holds such
+// a node's neighbours in registers updates it without looking anything up
+// (kernels/temporal_2step_vec.cu).
+template <class T>
+struct XWallCoeffs {
+  int on = 0;
+  T cd = T(0), cl = T(0);
+};
+
 // Plain pointers for the kernel (owned by DeviceTiledStep and the solver).
 template <class T>
 struct TiledStepData {
@@ -40,6 +51,11 @@ struct TiledStepData {
   // -1 unless the boundary nodes are exactly the points of the faces whose bits are set
   // (box_wall_faces).
   int wall_faces = -1;
+  // x_min, x_max (when wall_faces >= 0), and the indices into the bnd_* arrays of every
+  // other boundary node, by node index: wall_rest[0 .. wall_rest_count).
+  XWallCoeffs<T> xwall[2];
+  const int* wall_rest = nullptr;
+  int wall_rest_count = 0;
   // Solid nodes (held at zero) of tile t: solid_start[t] .. solid_start[t+1].
   const int* solid_start = nullptr;
   const int64_t* solid = nullptr;
@@ -116,6 +132,10 @@ class DeviceTiledStep {
   const TileGrid& tiles() const { return tiles_; }
 
  private:
+  // xwall_ and wall_rest_ from the boundary nodes in the bnd_* arrays' order.
+  void set_x_walls(const FieldLayout& L, const std::vector<int64_t>& node, const std::vector<uint8_t>& mask,
+                   const std::vector<uint8_t>& nf, const std::vector<T>& cd, const std::vector<T>& cl);
+
   TileGrid tiles_;
   DeviceBuffer<int> bnd_start_, solid_start_, src_start_, face_node_, class_bnd_, col_start_, ev_k_, ev_code_;
   DeviceBuffer<int64_t> bnd_node_, solid_;
@@ -123,6 +143,8 @@ class DeviceTiledStep {
   DeviceBuffer<T> bnd_cd_, bnd_cl_, side_, src_value_;
   DeviceBuffer<DeviceSource> src_;
   int wall_faces_ = -1;
+  XWallCoeffs<T> xwall_[2];
+  DeviceBuffer<int> wall_rest_;
 };
 
 }  // namespace ws

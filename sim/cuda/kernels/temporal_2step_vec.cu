@@ -34,22 +34,26 @@
 // block that computes the node and to u^{n+2} by its owner; receivers are read after
 // each pass.
 //
-// Walls of every kind (the boundary nodes on the box's faces, boundary_node.cuh) are
-// taken out of the stepping loop, whose registers and latency bound its speed: the
-// boundary update inside it needed 96-124 registers and halved the warps, and a lookup
-// of each face point's node added two dependent loads a plane. The walls are whole faces
+// Walls of every kind (the boundary nodes on the box's faces, boundary_node.cuh) cost
+// the stepping loop as little as they can: a boundary update for every face point inside
+// it needed 96-124 registers and halved the warps, and a lookup of each face point's node
+// added two dependent loads a plane. The walls are whole faces
 // (KernelVariant::MultiWalls::WholeFaces: each face's points are all boundary nodes or
 // none, TiledStepData::wall_faces), so a point's position tells whether it is one.
-// Around each pass:
-//   - before it, first_level_walls writes every boundary node's u^{n+1} (with that step's
-//     sources) from u^n and u^{n-1}, the two fields the pass reads, into D at the node;
-//   - in it, a boundary node takes its first level from D, loaded beside its y
-//     neighbours, instead of the interior update (and no source: D has it); its owner
-//     stores the same value back. Its second level gets the interior update, which no
-//     point of the pass reads;
-//   - after it, second_level_walls overwrites u^{n+2} at the boundary nodes from the
-//     pass's u^{n+1} (D, now whole) and u^n, with the sources of that step.
-// Each node's two values come from boundary_node_value, the arithmetic of every kernel's
+//   - An x face's nodes off the y and z faces (one point in a row of the face, strided in
+//     memory: outside the pass each would cost whole 32-byte sectors) take the boundary
+//     update in the pass, from the neighbours it holds, with the face's shared
+//     coefficients (XWallCoeffs: five air neighbours, so boundary_value's mask is a
+//     constant and needs no lookup).
+//   - Every other boundary node (the y and z faces and the x faces' edges, contiguous in
+//     memory) has its two levels written around the pass: first_level_walls writes its
+//     u^{n+1} (with that step's sources) from u^n and u^{n-1}, the two fields the pass
+//     reads, into D at the node; the pass takes it from there, loaded beside the y
+//     neighbours, instead of the interior update (and adds no source: D has it), and the
+//     owner stores the same value back; its second level gets the interior update, which
+//     no point of the pass reads, and second_level_walls then overwrites it from the
+//     pass's u^{n+1} (D, now whole) and u^n, with that step's sources.
+// Each node's two values come from boundary_value, the arithmetic of every kernel's
 // walls, so the passes keep the step path's bits.
 //
 // Alignment: interior rows start on 128-byte lines (layout x0 >= N), pitch and plane
@@ -109,13 +113,45 @@ __device__ __forceinline__ bool wall_point(const FieldLayout& L, int faces, int 
          (j == L.ny - 1 && (faces & 8)) || (k == 0 && (faces & 16)) || (k == L.nz - 1 && (faces & 32));
 }
 
+// The walls a pass runs: the wall faces' bits (TiledStepData::wall_faces) and the x faces'
+// shared coefficients (XWallCoeffs), by value.
+template <class T>
+struct VecWalls {
+  int faces = 0;
+  XWallCoeffs<T> x[2];
+};
+
+// The boundary update of an x face's node off the y and z faces (XWallCoeffs): its five
+// other neighbours are air and none is fixed, so boundary_value's mask is a constant
+// (all but -x on face 0, all but +x on face 1) and the same bits come out.
+// (The coefficients are selected, not indexed by the face: a parameter indexed at run
+// time would be copied to local memory.)
+template <class T>
+__device__ __forceinline__ T x_wall_value(int face, T u, const T (&nb)[6], T u_prev, const VecWalls<T>& vw) {
+  return face == 0 ? boundary_value(u, nb, u_prev, uint8_t(0x3e), uint8_t(0), vw.x[0].cd, vw.x[0].cl)
+                   : boundary_value(u, nb, u_prev, uint8_t(0x3d), uint8_t(0), vw.x[1].cd, vw.x[1].cl);
+}
+
+// Which x face's shared coefficients update point (x, j, k), a boundary node, in the pass
+// (0 or 1), or -1: the others take their values from first_level_walls and
+// second_level_walls.
+template <class T>
+__device__ __forceinline__ int in_pass_face(const VecWalls<T>& vw, const FieldLayout& L, int x, int j, int k) {
+  if (j < 1 || j > L.ny - 2 || k < 1 || k > L.nz - 2) return -1;
+  if (x == 0 && vw.x[0].on) return 0;
+  if (x == L.nx - 1 && vw.x[1].on) return 1;
+  return -1;
+}
+
 // One pass of the block's chunk. SRC: the block's grown tile holds a source. WALLS: the
-// box has wall faces (`faces`), whose points take their first level from D
-// (first_level_walls).
+// box has wall faces: the x faces' nodes off the y and z faces take the boundary update
+// here (in_pass_node), every other boundary node its first level from D
+// (first_level_walls) and its second from second_level_walls.
 template <class T, bool SRC, bool WALLS>
 __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ d_out, const T* __restrict__ a,
                                          const T* __restrict__ b, const FieldLayout& L, T w, int chunk,
-                                         const PassSources<T>& s, int faces) {
+                                         const PassSources<T>& s, const VecWalls<T>& vw) {
+  const int faces = vw.faces;
   constexpr int N = kN<T>;
   const int tx = (int)threadIdx.x, ty = (int)threadIdx.y, by = (int)blockDim.y;
   const int i = ((int)blockIdx.x * (kWarpX - 2) + tx - 1) * N;  // the vector's first x
@@ -131,6 +167,11 @@ __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ 
   const int64_t col = loads ? L.index(i, j, 0) : L.index(0, 0, 0);
   const bool left_ok = i > 0, right_ok = i + N < L.nx;
   const bool wall_col = WALLS && loads && on_wall_column(L, faces, i, N, j);
+  // A column on an x wall face, and whether all its x-face points are updated here (off
+  // the y and z faces).
+  const bool x_col = WALLS && loads && ((i == 0 && (faces & 1)) || (i + N >= L.nx && (faces & 2)));
+  const bool x_col_in_pass =
+      x_col && (i != 0 || !(faces & 1) || vw.x[0].on) && (i + N < L.nx || !(faces & 2) || vw.x[1].on);
   T* ring = shared_tile<T>();  // two planes of the first level, by rows of 32 N values
   const int row = kWarpX * N, plane = by * row;
   const int e = ty * row + tx * N;
@@ -158,30 +199,38 @@ __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ 
     const int64_t q = col + at_plane(k);
     const VPack<T> ym = lv::ldg<T, N>(a + q - L.pitch), yp = lv::ldg<T, N>(a + q + L.pitch);
     const int lim = k >= 0 && k < L.nz ? nin : 0;
-    // A plane of boundary nodes for this thread: their first level, written by
-    // first_level_walls, loaded with the y neighbours (the owner's store below writes
-    // back the same bits).
+    // A plane of boundary nodes for this thread; those not updated here take their first
+    // level from D (written by first_level_walls), loaded with the y neighbours (the
+    // owner's store below writes back the same bits). An x face's column needs it only
+    // on the y and z faces.
     const bool wall_plane =
         WALLS && lim > 0 && (wall_col || (k == 0 && (faces & 16)) || (k == L.nz - 1 && (faces & 32)));
+    const bool from_d = wall_plane && !(x_col_in_pass && j >= 1 && j <= L.ny - 2 && k >= 1 && k <= L.nz - 2);
     VPack<T> dw;
-    if (WALLS && wall_plane) dw = lv::ldg<T, N>(d_out + q);
+    if (WALLS && from_d) dw = lv::ldg<T, N>(d_out + q);
     VPack<T> v;
+    unsigned walled = 0;  // bit l: point l took its first level from D
 #pragma unroll
     for (int l = 0; l < N; ++l) {
       const T xm = l > 0 ? qa[1].v[l - 1] : left_a;
       const T xp = l < N - 1 ? qa[1].v[l + 1] : right_a;
-      const T u1 = ex::seven_point_update(qa[1].v[l], bk.v[l], xm, xp, ym.v[l], yp.v[l], qa[0].v[l], qa[2].v[l], w);
-      v.v[l] = l < lim ? u1 : T(0);
-    }
-    unsigned walled = 0;  // bit l: point l is a boundary node
-    if constexpr (WALLS)
-      if (wall_plane)
-#pragma unroll
-        for (int l = 0; l < N; ++l)
-          if (l < lim && wall_point(L, faces, i + l, j, k)) {
-            v.v[l] = dw.v[l];
+      T u1 = ex::seven_point_update(qa[1].v[l], bk.v[l], xm, xp, ym.v[l], yp.v[l], qa[0].v[l], qa[2].v[l], w);
+      // The walls inside the per-point loop: a separate copy of the loop for the planes
+      // of boundary nodes kept more values live across it (H200: double 147 -> 128
+      // Gpoints/s with absorbing walls at 514^3).
+      if constexpr (WALLS)
+        if (wall_plane && l < lim && wall_point(L, faces, i + l, j, k)) {
+          const int f = in_pass_face(vw, L, i + l, j, k);
+          if (f >= 0) {
+            const T nb[6] = {xm, xp, ym.v[l], yp.v[l], qa[0].v[l], qa[2].v[l]};
+            u1 = x_wall_value(f, qa[1].v[l], nb, bk.v[l], vw);
+          } else {
+            u1 = dw.v[l];
             walled |= 1u << l;
           }
+        }
+      v.v[l] = l < lim ? u1 : T(0);
+    }
     if constexpr (SRC)
 #pragma unroll
       for (int l = 0; l < N; ++l)
@@ -204,6 +253,15 @@ __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ 
         const T xm = l > 0 ? l1[1].v[l - 1] : left_1;
         const T xp = l < N - 1 ? l1[1].v[l + 1] : right_1;
         u2[l] = ex::seven_point_update(l1[1].v[l], qa[0].v[l], xm, xp, ym2.v[l], yp2.v[l], l1[0].v[l], l1[2].v[l], w);
+        // The x faces' nodes updated here; the others' second level is second_level_walls'.
+        if constexpr (WALLS)
+          if (x_col) {
+            const int f = l < nin ? in_pass_face(vw, L, i + l, j, kk) : -1;
+            if (f >= 0) {
+              const T nb[6] = {xm, xp, ym2.v[l], yp2.v[l], l1[0].v[l], l1[2].v[l]};
+              u2[l] = x_wall_value(f, l1[1].v[l], nb, qa[0].v[l], vw);
+            }
+          }
       }
       if constexpr (SRC)
 #pragma unroll
@@ -223,38 +281,40 @@ __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ 
 template <class T, bool SRC, bool WALLS>
 __global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
     temporal_vec_kernel(T* __restrict__ c_out, T* __restrict__ d_out, const T* __restrict__ a,
-                        const T* __restrict__ b, FieldLayout L, T w, int chunk, PassSources<T> s, int faces) {
+                        const T* __restrict__ b, FieldLayout L, T w, int chunk, PassSources<T> s, VecWalls<T> vw) {
   constexpr int N = kN<T>;
   const int by = (int)blockDim.y;
   const int k0 = (int)blockIdx.z * chunk, k1 = min(k0 + chunk, L.nz);
   if (SRC && sources_in_block(s, L, ((int)blockIdx.x * (kWarpX - 2) - 1) * N, (int)blockIdx.y * (by - 2) - 1,
                               kWarpX * N, by, k0 - 1, k1 + 1))
-    vec_pass<T, true, WALLS>(c_out, d_out, a, b, L, w, chunk, s, faces);
+    vec_pass<T, true, WALLS>(c_out, d_out, a, b, L, w, chunk, s, vw);
   else
-    vec_pass<T, false, WALLS>(c_out, d_out, a, b, L, w, chunk, s, faces);
+    vec_pass<T, false, WALLS>(c_out, d_out, a, b, L, w, chunk, s, vw);
 }
 
-// u^{n+1} at every boundary node b (node[b] its index) from u^n (a) and u^{n-1} (b_prev),
-// with the sources of that step, into D (d) at the node: the first level the pass reads
-// there.
+// u^{n+1} at the boundary nodes the pass does not update itself (rest[r] indexes the
+// bnd_* arrays, node[] gives its index) from u^n (a) and u^{n-1} (b_prev), with the
+// sources of that step, into D (d) at the node: the first level the pass reads there.
 template <class T>
-__global__ void first_level_walls(const int64_t* __restrict__ node, PassWalls<T> w, int n, FieldLayout L,
-                                  const T* __restrict__ a, const T* __restrict__ b_prev, T* __restrict__ d,
-                                  PassSources<T> s) {
-  const int bi = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-  if (bi >= n) return;
+__global__ void first_level_walls(const int* __restrict__ rest, int n, const int64_t* __restrict__ node,
+                                  PassWalls<T> w, FieldLayout L, const T* __restrict__ a,
+                                  const T* __restrict__ b_prev, T* __restrict__ d, PassSources<T> s) {
+  const int r = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (r >= n) return;
+  const int bi = rest[r];
   const int64_t q = node[bi];
   d[q] = add_sources(boundary_node_value(a, b_prev[q], q, w.mask[bi], w.nfixed[bi], w.cd[bi], w.cl[bi], L), q, s, 0);
 }
 
-// u^{n+2} at every boundary node from the pass's u^{n+1} (d) and u^n (a), with the
-// sources of that step, over the interior update the pass left there.
+// u^{n+2} at the same nodes from the pass's u^{n+1} (d) and u^n (a), with the sources of
+// that step, over the interior update the pass left there.
 template <class T>
-__global__ void second_level_walls(const int64_t* __restrict__ node, PassWalls<T> w, int n, FieldLayout L,
-                                   const T* __restrict__ d, const T* __restrict__ a, T* __restrict__ c,
-                                   PassSources<T> s) {
-  const int bi = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-  if (bi >= n) return;
+__global__ void second_level_walls(const int* __restrict__ rest, int n, const int64_t* __restrict__ node,
+                                   PassWalls<T> w, FieldLayout L, const T* __restrict__ d, const T* __restrict__ a,
+                                   T* __restrict__ c, PassSources<T> s) {
+  const int r = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (r >= n) return;
+  const int bi = rest[r];
   const int64_t q = node[bi];
   c[q] = add_sources(boundary_node_value(d, a[q], q, w.mask[bi], w.nfixed[bi], w.cd[bi], w.cl[bi], L), q, s, 1);
 }
@@ -284,7 +344,7 @@ int run_vec_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream
   const size_t smem = (size_t)2 * by * kWarpX * N * sizeof(T);
   const int ox = (kWarpX - 2) * N, oy = by - 2;  // the output tile
   const long long xy = (long long)((L.nx + ox - 1) / ox) * ((L.ny + oy - 1) / oy);
-  using Kernel = void (*)(T*, T*, const T*, const T*, FieldLayout, T, int, PassSources<T>, int);
+  using Kernel = void (*)(T*, T*, const T*, const T*, FieldLayout, T, int, PassSources<T>, VecWalls<T>);
   const Kernel kfn = src ? (wl ? temporal_vec_kernel<T, true, true> : temporal_vec_kernel<T, true, false>)
                          : (wl ? temporal_vec_kernel<T, false, true> : temporal_vec_kernel<T, false, false>);
   allow_dynamic_smem((const void*)kfn, smem, kId);
@@ -293,19 +353,26 @@ int run_vec_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream
   const int chunk = (L.nz + chunks - 1) / chunks;
   const dim3 grid = checked_grid((L.nx + ox - 1) / ox, (L.ny + oy - 1) / oy, (L.nz + chunk - 1) / chunk, kId);
   const T w = c.w[1];
-  const int nb = wl ? io->bnd_count : 0;
-  const int faces = wl ? io->wall_faces : 0;
-  const unsigned wall_blocks = (unsigned)((nb + 255) / 256);
+  VecWalls<T> vw;
+  if (wl) {
+    vw.faces = io->wall_faces;
+    vw.x[0] = io->xwall[0];
+    vw.x[1] = io->xwall[1];
+  }
+  const int nrest = wl ? io->wall_rest_count : 0;
+  const unsigned wall_blocks = (unsigned)std::max(1, (nrest + 255) / 256);
   return run_pass_pairs<T, 1>(a, o, stream, c, walls, kId, [&](T* out_cur, T* out_prev, const T* in_cur, const T* in_prev,
                                                           const PassSources<T>& s) {
-    if (wl) {
-      first_level_walls<T><<<wall_blocks, 256, 0, stream>>>(io->bnd_node, walls, nb, L, in_cur, in_prev, out_prev, s);
+    if (nrest > 0) {
+      first_level_walls<T><<<wall_blocks, 256, 0, stream>>>(io->wall_rest, nrest, io->bnd_node, walls, L, in_cur,
+                                                            in_prev, out_prev, s);
       CUDA_CHECK_LAUNCH();
     }
-    kfn<<<grid, dim3(kWarpX, by), smem, stream>>>(out_cur, out_prev, in_cur, in_prev, L, w, chunk, s, faces);
-    if (!wl) return 1;
+    kfn<<<grid, dim3(kWarpX, by), smem, stream>>>(out_cur, out_prev, in_cur, in_prev, L, w, chunk, s, vw);
+    if (nrest == 0) return 1;
     CUDA_CHECK_LAUNCH();
-    second_level_walls<T><<<wall_blocks, 256, 0, stream>>>(io->bnd_node, walls, nb, L, out_prev, in_cur, out_cur, s);
+    second_level_walls<T><<<wall_blocks, 256, 0, stream>>>(io->wall_rest, nrest, io->bnd_node, walls, L, out_prev,
+                                                           in_cur, out_cur, s);
     return 3;
   });
 }
