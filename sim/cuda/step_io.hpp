@@ -6,6 +6,9 @@
 
 #include "core/hd.hpp"
 #include "core/source_signal.hpp"
+#ifdef __CUDACC__
+#include "cuda/kernels/dependent_launch.cuh"
+#endif
 
 namespace ws {
 
@@ -53,9 +56,13 @@ __device__ __forceinline__ T source_addition(const DeviceSource& s, long long st
 // source e's addition at step b + step0 + s. For kernels that read the values instead of
 // computing them: the signals' double arithmetic stays out of a kernel whose registers
 // bound its occupancy.
+// Launched as a programmatic dependent (dependent_launch.cuh) it waits for the kernels
+// before it, which may still read the values it overwrites.
 template <class T>
 __global__ void source_values_kernel(const DeviceSource* src, int n, const long long* step_base, long long step0,
                                      int steps, double dt, T* value) {
+  pdl_launch_dependents();
+  pdl_wait();
   const long long first = (step_base ? *step_base : 0) + step0;
   for (int x = blockIdx.x * blockDim.x + threadIdx.x; x < n * steps; x += blockDim.x * gridDim.x)
     value[x] = source_addition<T>(src[x % n], first + x / n, dt);

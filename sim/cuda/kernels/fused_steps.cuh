@@ -11,6 +11,7 @@
 #include "boundary/boundary_node.cuh"
 #include "core/cuda_check.hpp"
 #include "cuda/column_events.hpp"
+#include "cuda/kernels/dependent_launch.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
 #include "cuda/kernels/load.cuh"
 #include "cuda/kernel_registry.hpp"
@@ -28,16 +29,8 @@ namespace ws {
 // to have completed with its writes visible (fused_wait_previous_step), so the in-place
 // update is ordered exactly as with ordinary launches. Without the attribute (or before
 // sm_90) both are no-ops.
-__device__ __forceinline__ void fused_launch_next_step() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void fused_wait_previous_step() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
+__device__ __forceinline__ void fused_launch_next_step() { pdl_launch_dependents(); }
+__device__ __forceinline__ void fused_wait_previous_step() { pdl_wait(); }
 
 // The receivers of a run's last step (u^{n+1} in `un`) into slot `rec_slot` (an offset
 // from the counter's slot when there is one).

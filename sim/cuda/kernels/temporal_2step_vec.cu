@@ -282,6 +282,8 @@ template <class T, bool SRC, bool WALLS>
 __global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
     temporal_vec_kernel(T* __restrict__ c_out, T* __restrict__ d_out, const T* __restrict__ a,
                         const T* __restrict__ b, FieldLayout L, T w, int chunk, PassSources<T> s, VecWalls<T> vw) {
+  pdl_launch_dependents();
+  pdl_wait();
   constexpr int N = kN<T>;
   const int by = (int)blockDim.y;
   const int k0 = (int)blockIdx.z * chunk, k1 = min(k0 + chunk, L.nz);
@@ -299,6 +301,8 @@ template <class T>
 __global__ void first_level_walls(const int* __restrict__ rest, int n, const int64_t* __restrict__ node,
                                   PassWalls<T> w, FieldLayout L, const T* __restrict__ a,
                                   const T* __restrict__ b_prev, T* __restrict__ d, PassSources<T> s) {
+  pdl_launch_dependents();
+  pdl_wait();
   const int r = (int)(blockIdx.x * blockDim.x + threadIdx.x);
   if (r >= n) return;
   const int bi = rest[r];
@@ -312,6 +316,8 @@ template <class T>
 __global__ void second_level_walls(const int* __restrict__ rest, int n, const int64_t* __restrict__ node,
                                    PassWalls<T> w, FieldLayout L, const T* __restrict__ d, const T* __restrict__ a,
                                    T* __restrict__ c, PassSources<T> s) {
+  pdl_launch_dependents();
+  pdl_wait();
   const int r = (int)(blockIdx.x * blockDim.x + threadIdx.x);
   if (r >= n) return;
   const int bi = rest[r];
@@ -363,16 +369,15 @@ int run_vec_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream
   const unsigned wall_blocks = (unsigned)std::max(1, (nrest + 255) / 256);
   return run_pass_pairs<T, 1>(a, o, stream, c, walls, kId, [&](T* out_cur, T* out_prev, const T* in_cur, const T* in_prev,
                                                           const PassSources<T>& s) {
-    if (nrest > 0) {
-      first_level_walls<T><<<wall_blocks, 256, 0, stream>>>(io->wall_rest, nrest, io->bnd_node, walls, L, in_cur,
-                                                            in_prev, out_prev, s);
-      CUDA_CHECK_LAUNCH();
-    }
-    kfn<<<grid, dim3(kWarpX, by), smem, stream>>>(out_cur, out_prev, in_cur, in_prev, L, w, chunk, s, vw);
+    // Each kernel a programmatic dependent of the one before (dependent_launch.cuh).
+    if (nrest > 0)
+      launch_dependent(first_level_walls<T>, dim3(wall_blocks), dim3(256), 0, stream, (const int*)io->wall_rest, nrest,
+                       (const int64_t*)io->bnd_node, walls, L, (const T*)in_cur, (const T*)in_prev, out_prev, s);
+    launch_dependent(kfn, grid, dim3(kWarpX, by), smem, stream, out_cur, out_prev, in_cur, in_prev, L, w, chunk, s,
+                     vw);
     if (nrest == 0) return 1;
-    CUDA_CHECK_LAUNCH();
-    second_level_walls<T><<<wall_blocks, 256, 0, stream>>>(io->wall_rest, nrest, io->bnd_node, walls, L, out_prev,
-                                                           in_cur, out_cur, s);
+    launch_dependent(second_level_walls<T>, dim3(wall_blocks), dim3(256), 0, stream, (const int*)io->wall_rest, nrest,
+                     (const int64_t*)io->bnd_node, walls, L, (const T*)out_prev, (const T*)in_cur, out_cur, s);
     return 3;
   });
 }

@@ -13,6 +13,7 @@
 #include "boundary/boundary_node.cuh"
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/dependent_launch.cuh"
 #include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/kernel_common.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
@@ -123,6 +124,8 @@ __global__ void scatter_side(const int64_t* node, int n, const T* side, T* un) {
 template <class T>
 __global__ void pass_receivers(const T* c, const T* d, const DeviceTap* taps, const int* tap_start, int nrec,
                                T* rec_buf, long long slot) {
+  pdl_launch_dependents();
+  pdl_wait();
   for (int q = threadIdx.x; q < nrec; q += blockDim.x) {
     rec_buf[slot * nrec + q] = receiver_sample(d, taps, tap_start, q);
     rec_buf[(slot + 1) * nrec + q] = receiver_sample(c, taps, tap_start, q);
@@ -164,7 +167,9 @@ void check_pass_args(const MultiStepArgs<T>& a, const char* id) {
 }
 
 // Runs a.steps steps as pairs of two-step passes (A, B -> C, D -> A, B: the result back
-// in the solver's fields) and the 0 to 3 steps left as single steps. pass(out_cur,
+// in the solver's fields) and the 0 to 3 steps left as single steps. The sources' and the
+// receivers' kernels around each pass are programmatic dependents of the kernel before
+// them (dependent_launch.cuh): they start behind its tail instead of after a launch gap. pass(out_cur,
 // out_prev, in_cur, in_prev, sources) launches one pass on `stream`; before it the
 // sources' values of its two steps are computed, after it the receivers read; it returns
 // the launches it made. Returns the host launches.
@@ -186,16 +191,16 @@ int run_pass_pairs(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream
     T* out_prev = p % 2 == 0 ? f[3] : f[1];
     PassSources<T> s;
     if (src) {
-      source_values_kernel<T><<<1, 128, 0, stream>>>(io->src, io->nsrc, nullptr, step, 2, io->dt, io->src_value);
-      CUDA_CHECK_LAUNCH();
+      launch_dependent(source_values_kernel<T>, dim3(1), dim3(128), 0, stream, io->src, io->nsrc,
+                       (const long long*)nullptr, step, 2, io->dt, io->src_value);
       ++launches;
       s = PassSources<T>{io->src, io->src_value, io->nsrc};
     }
     launches += pass(out_cur, out_prev, in_cur, in_prev, s);
     CUDA_CHECK_LAUNCH();
     if (io && io->nrec > 0) {
-      pass_receivers<T><<<1, 128, 0, stream>>>(out_cur, out_prev, io->taps, io->tap_start, io->nrec, io->rec_buf, slot);
-      CUDA_CHECK_LAUNCH();
+      launch_dependent(pass_receivers<T>, dim3(1), dim3(128), 0, stream, (const T*)out_cur, (const T*)out_prev,
+                       io->taps, io->tap_start, io->nrec, io->rec_buf, slot);
       ++launches;
     }
     step += 2;
