@@ -28,10 +28,12 @@ __device__ __forceinline__ void pdl_wait() {
 #endif
 }
 
-// `kernel` launched as a programmatic dependent of the kernel before it on `stream` (it
-// must call pdl_wait before touching what that kernel, or any before it, touches).
+// `kernel` launched on `stream`, as a programmatic dependent of the kernel before it when
+// `dependent` (it must then call pdl_wait before touching what that kernel, or any before
+// it, touches).
 template <class... P, class... A>
-void launch_dependent(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream, A&&... args) {
+void launch_maybe_dependent(bool dependent, void (*kernel)(P...), dim3 grid, dim3 block, size_t smem,
+                            cudaStream_t stream, A&&... args) {
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
@@ -41,8 +43,13 @@ void launch_dependent(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, 
   cfg.dynamicSmemBytes = smem;
   cfg.stream = stream;
   cfg.attrs = attr;
-  cfg.numAttrs = 1;
+  cfg.numAttrs = dependent ? 1 : 0;
   CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, std::forward<A>(args)...));
+}
+
+template <class... P, class... A>
+void launch_dependent(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream, A&&... args) {
+  launch_maybe_dependent(true, kernel, grid, block, smem, stream, std::forward<A>(args)...);
 }
 
 }  // namespace ws

@@ -87,17 +87,7 @@ template <class T>
 void launch_fused_step(FusedStepKernel<T> kernel, dim3 grid, dim3 block, bool overlap, cudaStream_t stream, T* un,
                        const T* uc, const FieldLayout& L, T w, int chunk, const TiledStepData<T>& io,
                        const T* src_value, long long rec_slot) {
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = grid;
-  cfg.blockDim = block;
-  cfg.dynamicSmemBytes = 0;
-  cfg.stream = stream;
-  cfg.attrs = attr;
-  cfg.numAttrs = overlap ? 1 : 0;
-  CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, un, uc, L, w, chunk, io, src_value, rec_slot));
+  launch_maybe_dependent(overlap, kernel, grid, block, 0, stream, un, uc, L, w, chunk, io, src_value, rec_slot);
 }
 
 // Launches `steps` steps on `stream`, the first producing u^{n+1} into `prev`, with the

@@ -46,12 +46,12 @@
 //     coefficients (XWallCoeffs: five air neighbours, so boundary_value's mask is a
 //     constant and needs no lookup).
 //   - Every other boundary node (the y and z faces and the x faces' edges, contiguous in
-//     memory) has its two levels written around the pass: first_level_walls writes its
+//     memory) has its two levels written around the pass: walls_level (level 0) writes its
 //     u^{n+1} (with that step's sources) from u^n and u^{n-1}, the two fields the pass
 //     reads, into D at the node; the pass takes it from there, loaded beside the y
 //     neighbours, instead of the interior update (and adds no source: D has it), and the
 //     owner stores the same value back; its second level gets the interior update, which
-//     no point of the pass reads, and second_level_walls then overwrites it from the
+//     no point of the pass reads, and walls_level (level 1) then overwrites it from the
 //     pass's u^{n+1} (D, now whole) and u^n, with that step's sources.
 // Each node's two values come from boundary_value, the arithmetic of every kernel's
 // walls, so the passes keep the step path's bits.
@@ -133,8 +133,7 @@ __device__ __forceinline__ T x_wall_value(int face, T u, const T (&nb)[6], T u_p
 }
 
 // Which x face's shared coefficients update point (x, j, k), a boundary node, in the pass
-// (0 or 1), or -1: the others take their values from first_level_walls and
-// second_level_walls.
+// (0 or 1), or -1: the others take both levels from walls_level.
 template <class T>
 __device__ __forceinline__ int in_pass_face(const VecWalls<T>& vw, const FieldLayout& L, int x, int j, int k) {
   if (j < 1 || j > L.ny - 2 || k < 1 || k > L.nz - 2) return -1;
@@ -145,8 +144,8 @@ __device__ __forceinline__ int in_pass_face(const VecWalls<T>& vw, const FieldLa
 
 // One pass of the block's chunk. SRC: the block's grown tile holds a source. WALLS: the
 // box has wall faces: the x faces' nodes off the y and z faces take the boundary update
-// here (in_pass_node), every other boundary node its first level from D
-// (first_level_walls) and its second from second_level_walls.
+// here (in_pass_face), every other boundary node its first level from D and its second
+// from walls_level.
 template <class T, bool SRC, bool WALLS>
 __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ d_out, const T* __restrict__ a,
                                          const T* __restrict__ b, const FieldLayout& L, T w, int chunk,
@@ -200,7 +199,7 @@ __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ 
     const VPack<T> ym = lv::ldg<T, N>(a + q - L.pitch), yp = lv::ldg<T, N>(a + q + L.pitch);
     const int lim = k >= 0 && k < L.nz ? nin : 0;
     // A plane of boundary nodes for this thread; those not updated here take their first
-    // level from D (written by first_level_walls), loaded with the y neighbours (the
+    // level from D (written by walls_level), loaded with the y neighbours (the
     // owner's store below writes back the same bits). An x face's column needs it only
     // on the y and z faces.
     const bool wall_plane =
@@ -253,7 +252,7 @@ __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ 
         const T xm = l > 0 ? l1[1].v[l - 1] : left_1;
         const T xp = l < N - 1 ? l1[1].v[l + 1] : right_1;
         u2[l] = ex::seven_point_update(l1[1].v[l], qa[0].v[l], xm, xp, ym2.v[l], yp2.v[l], l1[0].v[l], l1[2].v[l], w);
-        // The x faces' nodes updated here; the others' second level is second_level_walls'.
+        // The x faces' nodes updated here; the others' second level is walls_level's.
         if constexpr (WALLS)
           if (x_col) {
             const int f = l < nin ? in_pass_face(vw, L, i + l, j, kk) : -1;
@@ -294,35 +293,24 @@ __global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
     vec_pass<T, false, WALLS>(c_out, d_out, a, b, L, w, chunk, s, vw);
 }
 
-// u^{n+1} at the boundary nodes the pass does not update itself (rest[r] indexes the
-// bnd_* arrays, node[] gives its index) from u^n (a) and u^{n-1} (b_prev), with the
-// sources of that step, into D (d) at the node: the first level the pass reads there.
+// One level of the boundary nodes the pass does not update itself (rest[r] indexes the
+// bnd_* arrays, node[] gives its index): out = the boundary update from u (the node and
+// its neighbours) and `older` (the node two steps back), with the sources of the pass's
+// step `level`. Before the pass (level 0) u^{n+1} from u^n and u^{n-1} into D, where the
+// pass reads it; after it (level 1) u^{n+2} from D and u^n into C, over the interior
+// update the pass left there.
 template <class T>
-__global__ void first_level_walls(const int* __restrict__ rest, int n, const int64_t* __restrict__ node,
-                                  PassWalls<T> w, FieldLayout L, const T* __restrict__ a,
-                                  const T* __restrict__ b_prev, T* __restrict__ d, PassSources<T> s) {
+__global__ void walls_level(const int* __restrict__ rest, int n, const int64_t* __restrict__ node, PassWalls<T> w,
+                            FieldLayout L, const T* __restrict__ u, const T* __restrict__ older, T* __restrict__ out,
+                            PassSources<T> s, int level) {
   pdl_launch_dependents();
   pdl_wait();
   const int r = (int)(blockIdx.x * blockDim.x + threadIdx.x);
   if (r >= n) return;
   const int bi = rest[r];
   const int64_t q = node[bi];
-  d[q] = add_sources(boundary_node_value(a, b_prev[q], q, w.mask[bi], w.nfixed[bi], w.cd[bi], w.cl[bi], L), q, s, 0);
-}
-
-// u^{n+2} at the same nodes from the pass's u^{n+1} (d) and u^n (a), with the sources of
-// that step, over the interior update the pass left there.
-template <class T>
-__global__ void second_level_walls(const int* __restrict__ rest, int n, const int64_t* __restrict__ node,
-                                   PassWalls<T> w, FieldLayout L, const T* __restrict__ d, const T* __restrict__ a,
-                                   T* __restrict__ c, PassSources<T> s) {
-  pdl_launch_dependents();
-  pdl_wait();
-  const int r = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-  if (r >= n) return;
-  const int bi = rest[r];
-  const int64_t q = node[bi];
-  c[q] = add_sources(boundary_node_value(d, a[q], q, w.mask[bi], w.nfixed[bi], w.cd[bi], w.cl[bi], L), q, s, 1);
+  out[q] = add_sources(boundary_node_value(u, older[q], q, w.mask[bi], w.nfixed[bi], w.cd[bi], w.cl[bi], L), q, s,
+                       level);
 }
 
 // The block is 32 x by threads: a warp per row of the grown tile, by - 2 output rows.
@@ -370,14 +358,15 @@ int run_vec_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream
   return run_pass_pairs<T, 1>(a, o, stream, c, walls, kId, [&](T* out_cur, T* out_prev, const T* in_cur, const T* in_prev,
                                                           const PassSources<T>& s) {
     // Each kernel a programmatic dependent of the one before (dependent_launch.cuh).
-    if (nrest > 0)
-      launch_dependent(first_level_walls<T>, dim3(wall_blocks), dim3(256), 0, stream, (const int*)io->wall_rest, nrest,
-                       (const int64_t*)io->bnd_node, walls, L, (const T*)in_cur, (const T*)in_prev, out_prev, s);
+    auto walls_at = [&](const T* u, const T* older, T* out, int level) {
+      launch_dependent(walls_level<T>, dim3(wall_blocks), dim3(256), 0, stream, (const int*)io->wall_rest, nrest,
+                       (const int64_t*)io->bnd_node, walls, L, u, older, out, s, level);
+    };
+    if (nrest > 0) walls_at(in_cur, in_prev, out_prev, 0);
     launch_dependent(kfn, grid, dim3(kWarpX, by), smem, stream, out_cur, out_prev, in_cur, in_prev, L, w, chunk, s,
                      vw);
     if (nrest == 0) return 1;
-    launch_dependent(second_level_walls<T>, dim3(wall_blocks), dim3(256), 0, stream, (const int*)io->wall_rest, nrest,
-                     (const int64_t*)io->bnd_node, walls, L, (const T*)out_prev, (const T*)in_cur, out_cur, s);
+    walls_at(out_prev, in_cur, out_cur, 1);
     return 3;
   });
 }
