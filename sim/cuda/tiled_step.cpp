@@ -90,7 +90,12 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
 
   if (!plan.node.empty() && plan_on_box_faces(plan, L)) face_node_ = upload(box_face_nodes(L, gather(plan.node, b.order)));
   wall_faces_ = box_wall_faces(plan, L);
-  if (wall_faces_ >= 0) set_x_walls(L, gather(plan.node, b.order), gather(plan.neighbours, b.order), nf, cd, cl);
+  if (wall_faces_ >= 0) {
+    XWallSplit<T> x = split_x_walls(L, wall_faces_, gather(plan.node, b.order), gather(plan.neighbours, b.order), nf, cd, cl);
+    xwall_[0] = x.x[0];
+    xwall_[1] = x.x[1];
+    wall_rest_ = upload(x.rest);
+  }
 
   const TileGroups s = group_by_tile(L, tiles_, plan.solid);
   solid_start_ = upload(s.start);
@@ -117,9 +122,10 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
 }
 
 template <class T>
-void DeviceTiledStep<T>::set_x_walls(const FieldLayout& L, const std::vector<int64_t>& node,
-                                     const std::vector<uint8_t>& mask, const std::vector<uint8_t>& nf,
-                                     const std::vector<T>& cd, const std::vector<T>& cl) {
+XWallSplit<T> split_x_walls(const FieldLayout& L, int wall_faces, const std::vector<int64_t>& node,
+                            const std::vector<uint8_t>& mask, const std::vector<uint8_t>& nf, const std::vector<T>& cd,
+                            const std::vector<T>& cl) {
+  XWallSplit<T> out;
   // The x faces' nodes off the y and z faces: face 0 (i = 0) before face 1 (i = nx - 1),
   // as the kernel tests them.
   auto x_face = [&](int64_t q) {
@@ -128,11 +134,11 @@ void DeviceTiledStep<T>::set_x_walls(const FieldLayout& L, const std::vector<int
     return p.i == 0 ? 0 : p.i == L.nx - 1 ? 1 : -1;
   };
   bool seen[2] = {false, false};
-  for (int f = 0; f < 2; ++f) xwall_[f].on = (wall_faces_ >> f) & 1;
+  for (int f = 0; f < 2; ++f) out.x[f].on = wall_faces >= 0 && ((wall_faces >> f) & 1);
   for (size_t r = 0; r < node.size(); ++r) {
     const int f = x_face(node[r]);
     if (f < 0) continue;
-    XWallCoeffs<T>& x = xwall_[f];
+    XWallCoeffs<T>& x = out.x[f];
     // Every neighbour but the wall's is air, none fixed (the kernel's constant mask).
     const uint8_t air = f == 0 ? 0x3e : 0x3d;
     if (mask[r] != air || nf[r] != 0) x.on = 0;
@@ -144,15 +150,22 @@ void DeviceTiledStep<T>::set_x_walls(const FieldLayout& L, const std::vector<int
       x.on = 0;
     }
   }
-  for (int f = 0; f < 2; ++f) xwall_[f].on = xwall_[f].on && seen[f];
-  std::vector<int> rest;
+  for (int f = 0; f < 2; ++f) out.x[f].on = out.x[f].on && seen[f];
   for (size_t r = 0; r < node.size(); ++r) {
     const int f = x_face(node[r]);
-    if (f < 0 || !xwall_[f].on) rest.push_back((int)r);
+    if (f < 0 || !out.x[f].on) out.rest.push_back((int)r);
   }
-  std::sort(rest.begin(), rest.end(), [&](int x, int y) { return node[(size_t)x] < node[(size_t)y]; });
-  wall_rest_ = upload(rest);
+  std::sort(out.rest.begin(), out.rest.end(),
+            [&](int x, int y) { return node[(size_t)x] < node[(size_t)y]; });
+  return out;
 }
+
+template XWallSplit<float> split_x_walls(const FieldLayout&, int, const std::vector<int64_t>&,
+                                         const std::vector<uint8_t>&, const std::vector<uint8_t>&,
+                                         const std::vector<float>&, const std::vector<float>&);
+template XWallSplit<double> split_x_walls(const FieldLayout&, int, const std::vector<int64_t>&,
+                                          const std::vector<uint8_t>&, const std::vector<uint8_t>&,
+                                          const std::vector<double>&, const std::vector<double>&);
 
 template <class T>
 TiledStepData<T> DeviceTiledStep<T>::data() const {

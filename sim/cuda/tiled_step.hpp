@@ -113,6 +113,22 @@ bool plan_on_box_faces(const BoundaryPlan& plan, const FieldLayout& L);
 // else -1. A kernel can then tell a boundary node by its position alone.
 int box_wall_faces(const BoundaryPlan& plan, const FieldLayout& L);
 
+// The x faces' shared coefficients and the other boundary nodes, for a kernel that
+// updates the x faces' nodes off the y and z faces itself (TiledStepData::xwall,
+// wall_rest): from the boundary nodes in the bnd_* arrays' order (node, mask, n_fixed,
+// cd, cl) and box_wall_faces' bits. x[f].on when face f is a wall face and all its nodes
+// off the y and z faces share cd and cl, have every neighbour but the wall's in the air
+// and none fixed; rest: the indices of every node not so covered, by node index.
+template <class T>
+struct XWallSplit {
+  XWallCoeffs<T> x[2];
+  std::vector<int> rest;
+};
+template <class T>
+XWallSplit<T> split_x_walls(const FieldLayout& L, int wall_faces, const std::vector<int64_t>& node,
+                            const std::vector<uint8_t>& mask, const std::vector<uint8_t>& nf, const std::vector<T>& cd,
+                            const std::vector<T>& cl);
+
 // face_node's host array for `nodes` (the boundary nodes in the order of the bnd_* arrays).
 std::vector<int> box_face_nodes(const FieldLayout& L, const std::vector<int64_t>& nodes);
 
@@ -132,9 +148,6 @@ class DeviceTiledStep {
   const TileGrid& tiles() const { return tiles_; }
 
  private:
-  // xwall_ and wall_rest_ from the boundary nodes in the bnd_* arrays' order.
-  void set_x_walls(const FieldLayout& L, const std::vector<int64_t>& node, const std::vector<uint8_t>& mask,
-                   const std::vector<uint8_t>& nf, const std::vector<T>& cd, const std::vector<T>& cl);
 
   TileGrid tiles_;
   DeviceBuffer<int> bnd_start_, solid_start_, src_start_, face_node_, class_bnd_, col_start_, ev_k_, ev_code_;

@@ -130,6 +130,81 @@ TEST(BoxFaces, WholeWallFacesAreFoundAndAGapIsRefused) {
   EXPECT_EQ(box_wall_faces(plan, L), -1);
 }
 
+// The x walls temporal_2step_vec updates inside its passes, and the nodes left to the
+// kernels around them.
+struct XWallCase {
+  FieldLayout L;
+  BoundaryPlan plan;
+  std::vector<uint8_t> nf;
+  std::vector<double> cd, cl;
+};
+XWallCase x_wall_case(const BoxWalls& w, double scale_one_x_min_node = 1.0) {
+  XWallCase c{make_layout(13, 9, 7, 1, 8), {}, {}, {}, {}};
+  c.plan = make_boundary_plan(c.L, w, {}, 0.5);
+  if (scale_one_x_min_node != 1.0) {
+    const auto it = std::find(c.plan.node.begin(), c.plan.node.end(), c.L.index(0, 4, 3));
+    c.plan.beta_sum[(size_t)(it - c.plan.node.begin())] *= scale_one_x_min_node;
+  }
+  for (size_t r = 0; r < c.plan.node.size(); ++r) {
+    const BoundaryCoeffs b =
+        boundary_coeffs(c.plan.count[r], c.plan.neighbours[r], c.plan.beta_sum[r], c.plan.lambda);
+    c.nf.push_back((uint8_t)b.n_fixed);
+    c.cd.push_back(b.cd);
+    c.cl.push_back(b.cl);
+  }
+  return c;
+}
+XWallSplit<double> split(const XWallCase& c) {
+  return split_x_walls(c.L, box_wall_faces(c.plan, c.L), c.plan.node, c.plan.neighbours, c.nf, c.cd, c.cl);
+}
+bool x_wall_inner(const FieldLayout& L, int64_t q, int i) {
+  const FieldLayout::Point p = L.point(q);
+  return p.i == i && p.j >= 1 && p.j <= L.ny - 2 && p.k >= 1 && p.k <= L.nz - 2;
+}
+
+TEST(XWalls, BothXFacesAreUpdatedInThePassAndTheRestIsSorted) {
+  BoxWalls w;
+  w.fill(WallCondition::with_absorption(0.2));
+  w[1] = WallCondition::rigid();
+  const XWallCase c = x_wall_case(w);
+  const XWallSplit<double> s = split(c);
+  EXPECT_TRUE(s.x[0].on && s.x[1].on);
+  EXPECT_NE(s.x[0].cl, s.x[1].cl) << "absorbing and rigid faces share coefficients";
+  std::set<int> rest(s.rest.begin(), s.rest.end());
+  for (size_t r = 0; r < c.plan.node.size(); ++r) {
+    const bool inner = x_wall_inner(c.L, c.plan.node[r], 0) || x_wall_inner(c.L, c.plan.node[r], c.L.nx - 1);
+    EXPECT_EQ(rest.count((int)r) == 0, inner) << "node " << r;
+    if (inner) {
+      const XWallCoeffs<double>& x = s.x[c.L.point(c.plan.node[r]).i == 0 ? 0 : 1];
+      EXPECT_EQ(c.cd[r], x.cd);
+      EXPECT_EQ(c.cl[r], x.cl);
+    }
+  }
+  for (size_t n = 1; n < s.rest.size(); ++n)
+    EXPECT_LT(c.plan.node[(size_t)s.rest[n - 1]], c.plan.node[(size_t)s.rest[n]]);
+}
+
+TEST(XWalls, AnUnevenOrFixedXFaceIsLeftToTheKernelsAroundThePass) {
+  BoxWalls w;
+  w.fill(WallCondition::with_absorption(0.2));
+  const XWallCase uneven = x_wall_case(w, 1.5);
+  const XWallSplit<double> s = split(uneven);
+  EXPECT_FALSE(s.x[0].on);
+  EXPECT_TRUE(s.x[1].on);
+  for (size_t r = 0; r < uneven.plan.node.size(); ++r)
+    if (x_wall_inner(uneven.L, uneven.plan.node[r], 0))
+      EXPECT_NE(std::find(s.rest.begin(), s.rest.end(), (int)r), s.rest.end()) << "node " << r;
+  w[0] = WallCondition::fixed();
+  const XWallSplit<double> f = split(x_wall_case(w));
+  EXPECT_FALSE(f.x[0].on) << "a fixed face has no nodes";
+  EXPECT_TRUE(f.x[1].on);
+  // Walls that are not whole faces: nothing in the pass.
+  const XWallCase c = x_wall_case(w);
+  const XWallSplit<double> none = split_x_walls(c.L, -1, c.plan.node, c.plan.neighbours, c.nf, c.cd, c.cl);
+  EXPECT_FALSE(none.x[0].on || none.x[1].on);
+  EXPECT_EQ(none.rest.size(), c.plan.node.size());
+}
+
 TEST(BoxFaces, AnObstacleIsNotOnTheFaces) {
   const FieldLayout L = make_layout(13, 9, 7, 1, 4);
   BoxWalls w;
