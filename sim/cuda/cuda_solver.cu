@@ -199,8 +199,8 @@ class CudaSolver final : public CudaWaveSolver {
     boundary_ = DeviceBoundary<T>(p, layout_);
     has_boundary_ = !p.empty();
     plan_host_ = p;
-    plan_on_faces_ = plan_on_box_faces(p, layout_);
-    plan_whole_faces_ = box_wall_faces(p, layout_) >= 0;
+    using W = KernelVariant::MultiWalls;
+    plan_walls_ = box_wall_faces(p, layout_) >= 0 ? W::WholeFaces : plan_on_box_faces(p, layout_) ? W::BoxFaces : W::All;
     tiled_.reset();
   }
 
@@ -306,16 +306,10 @@ class CudaSolver final : public CudaWaveSolver {
     return (long long)steps * per_step;
   }
 
-  // Runs of steps, each one launch of a kernel that runs whole steps (walls, sources and
-  // receivers inside), as long as the receiver buffer and the samples' window allow;
-  // returns the host launches.
-  // Whether advance() runs the kernel's multi-step launch: kernels that run the box's
-  // walls but not obstacles (KernelVariant::MultiWalls::BoxFaces, WholeFaces) step the
-  // scenes they do not run singly.
+  // Whether advance() runs the kernel's multi-step launch: a kernel runs the scenes its
+  // KernelVariant::MultiWalls class runs, and the solver steps the others singly.
   bool multi_path() const {
-    if (!variant_->multi_step()) return false;
-    if (!has_boundary_ || variant_->multi_walls == KernelVariant::MultiWalls::All) return true;
-    return variant_->multi_walls == KernelVariant::MultiWalls::BoxFaces ? plan_on_faces_ : plan_whole_faces_;
+    return variant_->multi_step() && (!has_boundary_ || variant_->multi_walls <= plan_walls_);
   }
 
   // The step data of a multi-step launch from step_ and slot_ (or, for a graph's capture,
@@ -356,6 +350,9 @@ class CudaSolver final : public CudaWaveSolver {
     return g;
   }
 
+  // Runs of steps, each one launch of a kernel that runs whole steps (walls, sources and
+  // receivers inside), as long as the receiver buffer and the samples' window allow;
+  // returns the host launches.
   long long advance_multi(int steps) {
     const MultiLaunchFn<T> fn = variant_->multi_for<T>();
     if (!fn) throw std::invalid_argument("kernel '" + variant_->id + "' has no " + to_string(precision()) +
@@ -548,8 +545,8 @@ class CudaSolver final : public CudaWaveSolver {
   DeviceBoundary<T> boundary_;
   bool has_boundary_ = false;
   BoundaryPlan plan_host_;                      // for the tiled step of multi-step kernels
-  bool plan_on_faces_ = true;                   // walls only, no obstacles (plan_on_box_faces)
-  bool plan_whole_faces_ = true;                // and each face's points all boundary nodes or none
+  // The narrowest class of multi-step kernels that runs the plan (KernelVariant::MultiWalls).
+  KernelVariant::MultiWalls plan_walls_ = KernelVariant::MultiWalls::WholeFaces;
   std::unique_ptr<DeviceTiledStep<T>> tiled_;   // built at the first multi-step advance
   DeviceBuffer<T> scratch_;                     // the multi-step kernel's extra fields, if it asks for any
   std::vector<DeviceSource> sources_host_;

@@ -100,7 +100,8 @@ struct KernelVariant {
   // (All), the six walls of the box, of any kind, without obstacles (BoxFaces), or those
   // walls when each face's points are all boundary nodes or none (WholeFaces: the box's
   // walls as make_boundary_plan lays them out, box_wall_faces); the solver runs other
-  // scenes a step at a time with launch_float/launch_double.
+  // scenes a step at a time with launch_float/launch_double. From the widest to the
+  // narrowest: a class runs the scenes of every class after it.
   enum class MultiWalls { All, BoxFaces, WholeFaces };
   MultiWalls multi_walls = MultiWalls::All;
   // Whether `--kernel auto` may pick it. False for a kernel whose results have not yet

@@ -37,8 +37,7 @@ int box_wall_faces(const BoundaryPlan& plan, const FieldLayout& L) {
                                   (int64_t)L.nx * L.nz, (int64_t)L.nx * L.ny, (int64_t)L.nx * L.ny};
   auto faces_of = [&](int64_t q) {
     const FieldLayout::Point p = L.point(q);
-    return (p.i == 0 ? 1 : 0) | (p.i == L.nx - 1 ? 2 : 0) | (p.j == 0 ? 4 : 0) | (p.j == L.ny - 1 ? 8 : 0) |
-           (p.k == 0 ? 16 : 0) | (p.k == L.nz - 1 ? 32 : 0);
+    return box_faces_of(L, p.i, p.j, p.k);
   };
   int64_t on_face[6] = {0, 0, 0, 0, 0, 0};
   for (int64_t q : plan.node) {
@@ -126,12 +125,9 @@ XWallSplit<T> split_x_walls(const FieldLayout& L, int wall_faces, const std::vec
                             const std::vector<uint8_t>& mask, const std::vector<uint8_t>& nf, const std::vector<T>& cd,
                             const std::vector<T>& cl) {
   XWallSplit<T> out;
-  // The x faces' nodes off the y and z faces: face 0 (i = 0) before face 1 (i = nx - 1),
-  // as the kernel tests them.
   auto x_face = [&](int64_t q) {
     const FieldLayout::Point p = L.point(q);
-    if (p.j < 1 || p.j > L.ny - 2 || p.k < 1 || p.k > L.nz - 2) return -1;
-    return p.i == 0 ? 0 : p.i == L.nx - 1 ? 1 : -1;
+    return x_face_off_yz(L, p.i, p.j, p.k);
   };
   bool seen[2] = {false, false};
   for (int f = 0; f < 2; ++f) out.x[f].on = wall_faces >= 0 && ((wall_faces >> f) & 1);

@@ -100,6 +100,20 @@ WS_HD int64_t box_face_slot(const FieldLayout& L, int i, int j, int k) {
   return -1;
 }
 
+// The faces of the box interior point (i, j, k) lies on, as bits (f = 0..5: -x, +x, -y,
+// +y, -z, +z; box_wall_faces).
+WS_HD int box_faces_of(const FieldLayout& L, int i, int j, int k) {
+  return (i == 0 ? 1 : 0) | (i == L.nx - 1 ? 2 : 0) | (j == 0 ? 4 : 0) | (j == L.ny - 1 ? 8 : 0) | (k == 0 ? 16 : 0) |
+         (k == L.nz - 1 ? 32 : 0);
+}
+
+// The x face (0: i = 0, then 1: i = nx - 1) of a point on one off the y and z faces, or -1:
+// the nodes XWallCoeffs covers, the same test on the host (split_x_walls) and in a kernel.
+WS_HD int x_face_off_yz(const FieldLayout& L, int i, int j, int k) {
+  if (j < 1 || j > L.ny - 2 || k < 1 || k > L.nz - 2) return -1;
+  return i == 0 ? 0 : i == L.nx - 1 ? 1 : -1;
+}
+
 // The number of slots of the six faces (face_node's length).
 int64_t box_face_slots(const FieldLayout& L);
 
