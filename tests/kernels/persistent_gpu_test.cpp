@@ -344,6 +344,9 @@ TEST(ZstreamFused, MatchesTheStepPathWithWallsOnlyAndFixedWalls) {
   for (const auto& f : kFusedKernels) {
     compare(Precision::Float, 1e-5, f.kernel, Room::Walls, {f.blocks[0], f.odd});
     compare(Precision::Double, 1e-12, f.kernel, Room::Fixed, {f.blocks[0]});
+    // An x_min node off its class's coefficients: an event over the class's constants.
+    compare(Precision::Float, 1e-5, f.kernel, Room::WallsUneven, {f.odd});
+    compare(Precision::Double, 1e-12, f.kernel, Room::WallsUneven, {f.blocks[0]});
   }
 }
 // Without the step graph: every step launched from the host, the step index a parameter.
