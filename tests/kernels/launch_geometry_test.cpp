@@ -46,5 +46,22 @@ TEST(LaunchChecks, ClearErrors) {
   }
 }
 
+// Kernels that step through z by an int plane: a plane of 2^31 elements or more is refused
+// with its size; the largest that fits passes. (Layouts only: nothing is allocated.)
+TEST(LaunchChecks, APlaneBeyondAnIntIsRefused) {
+  const FieldLayout fits = make_layout(65472, 32765, 1, 1, 4);
+  ASSERT_LE(fits.plane, 2147483647LL);
+  EXPECT_NO_THROW(check_int_plane(fits, "zstream_fused_vec"));
+  const FieldLayout wide = make_layout(65536, 32768, 1, 1, 4);
+  ASSERT_GT(wide.plane, 2147483647LL);
+  try {
+    check_int_plane(wide, "zstream_fused_vec");
+    FAIL() << "a plane of " << wide.plane << " elements was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("zstream_fused_vec"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(std::to_string(wide.plane)), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace ws

@@ -5,7 +5,6 @@
 // step, and one small kernel for the receivers of the run's last step (the step kernel
 // reads the receivers of the step before it, whose u^{n+1} nobody writes any more).
 #include <algorithm>
-#include <climits>
 #include <stdexcept>
 #include <string>
 
@@ -141,9 +140,7 @@ template <class K, class T>
 int fused_launch_steps(T* cur, T* prev, int steps, const FieldLayout& L, const Stencil* st, double lambda2,
                        const TiledStepData<T>* io, const LaunchOptions& o, cudaStream_t stream) {
   const T w = fused_weight<T>(st, lambda2, K::name());
-  if (L.plane > INT_MAX)  // the kernels step through z by an int plane
-    throw std::invalid_argument(std::string(K::name()) + ": a plane of " + std::to_string(L.plane) +
-                                " elements; at most " + std::to_string(INT_MAX) + " are allowed");
+  check_int_plane(L, K::name());
   const dim3 block(o.block.x, o.block.y, 1);
   const long long gx = ceil_div(ceil_div(L.nx, K::template x_per_thread<T>()), o.block.x);
   const long long gy = ceil_div(L.ny, o.block.y);

@@ -20,6 +20,12 @@ dim3 checked_grid(long long gx, long long gy, long long gz, const std::string& k
   return dim3((unsigned)gx, (unsigned)gy, (unsigned)gz);
 }
 
+void check_int_plane(const FieldLayout& L, const std::string& kernel_id) {
+  if (L.plane > 2147483647LL)
+    throw std::invalid_argument("kernel '" + kernel_id + "': a plane of " + std::to_string(L.plane) +
+                                " elements; it allows at most 2^31 - 1 (use a smaller grid in x and y)");
+}
+
 void require_block_at_least(const LaunchOptions& o, int min_x, int min_y, const std::string& kernel_id) {
   if (o.block.x < min_x || o.block.y < min_y)
     throw std::invalid_argument("kernel '" + kernel_id + "': block " + std::to_string(o.block.x) + "x" +

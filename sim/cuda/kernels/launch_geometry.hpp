@@ -15,6 +15,11 @@ namespace ws {
 // exceeds what CUDA allows (y and z at most 65535 blocks).
 dim3 checked_grid(long long gx, long long gy, long long gz, const std::string& kernel_id);
 
+// Throws std::invalid_argument naming the kernel when a plane of the layout holds more
+// elements than an int: for kernels that step through z by an int plane (fewer registers
+// than a 64-bit one in their loops).
+void check_int_plane(const FieldLayout& L, const std::string& kernel_id);
+
 // Throws std::invalid_argument naming the kernel when the block is smaller than
 // `min_x` x `min_y` (e.g. halo-thread blocks need a rim on each side).
 void require_block_at_least(const LaunchOptions& o, int min_x, int min_y, const std::string& kernel_id);

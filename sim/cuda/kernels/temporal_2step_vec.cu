@@ -178,8 +178,11 @@ __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ 
   const int row = kWarpX * N, plane = by * row;
   const int e = ty * row + tx * N;
   // Planes -1 and nz are the fixed halo (0 in memory); the queue's loads beyond them are
-  // clamped to them.
-  auto at_plane = [&](int z) { return (int64_t)min(max(z, -1), L.nz) * L.plane; };
+  // clamped to them. The loop steps one offset by an int plane (checked by the launcher)
+  // instead of recomputing a 64-bit clamped product per load: the stepping loop with walls
+  // then spills 4 bytes in float instead of 16 (docs/benchmarks.md).
+  const int fplane = (int)L.plane;
+  auto at_plane = [&](int z) { return (int64_t)min(max(z, -1), L.nz) * fplane; };
   const int kfirst = k0 - 1, klast = k1 + 1;  // the first level's planes [kfirst, klast)
   // qa[m]: u^n at plane k - 1 + m; l1[m]: u^{n+1} at plane k - 2 + m; pa, pb: u^n at
   // k + 2 and u^{n-1} at k + 1, one plane of loads in flight behind the one computed.
@@ -189,16 +192,16 @@ __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ 
   VPack<T> pa = lv::ldg<T, N>(a + col + at_plane(kfirst + 1)), pb = lv::ldg<T, N>(b + col + at_plane(kfirst));
   l1[1] = zero_pack<T>();
   l1[2] = zero_pack<T>();
-  for (int k = kfirst; k < klast; ++k) {
+  int64_t q = col + at_plane(kfirst);  // plane k's offset: -1 <= k <= nz, never clamped
+  for (int k = kfirst; k < klast; ++k, q += fplane) {
     qa[2] = pa;
     const VPack<T> bk = pb;
-    pa = lv::ldg<T, N>(a + col + at_plane(k + 2));
-    pb = lv::ldg<T, N>(b + col + at_plane(k + 1));
+    pa = lv::ldg<T, N>(a + q + min(2, L.nz - k) * fplane);
+    pb = lv::ldg<T, N>(b + q + min(1, L.nz - k) * fplane);
     // First level: u^{n+1} at plane k (0 outside the interior: the fixed halo).
     const T sl = __shfl_up_sync(0xffffffffu, qa[1].v[N - 1], 1);
     const T sr = __shfl_down_sync(0xffffffffu, qa[1].v[0], 1);
     const T left_a = left_ok ? sl : T(0), right_a = right_ok ? sr : T(0);
-    const int64_t q = col + at_plane(k);
     const VPack<T> ym = lv::ldg<T, N>(a + q - L.pitch), yp = lv::ldg<T, N>(a + q + L.pitch);
     const int lim = k >= 0 && k < L.nz ? nin : 0;
     // A plane of boundary nodes for this thread; those not updated here take their first
@@ -248,7 +251,7 @@ __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ 
     if (owner && kk >= k0) {
       const T* mid = ring + (kk & 1) * plane + e;
       const VPack<T> ym2 = lv::ld<T, N>(mid - row), yp2 = lv::ld<T, N>(mid + row);
-      const int64_t q2 = q - L.plane;
+      const int64_t q2 = q - fplane;
       T u2[N];
 #pragma unroll
       for (int l = 0; l < N; ++l) {
@@ -387,6 +390,7 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   if (a.steps <= 0) return 0;
   check_stencil_and_block(*a.stencil, precision_of<T>(), o.block);
   check_pass_args(a, kId);
+  check_int_plane(a.layout, kId);
   if (a.io && a.io->bnd_count > 0 && a.io->wall_faces < 0)
     throw std::invalid_argument(std::string("kernel '") + kId +
                                 "' runs walls that cover whole faces of the box; the solver steps other scenes singly");
