@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 namespace ws {
@@ -114,7 +115,8 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
     ids.push_back(coeff_ids.emplace(std::make_tuple(plan.neighbours[(size_t)b.order[r]], nf[r], cd[r], cl[r]),
                                     (int)coeff_ids.size()).first->second);
   const ColumnEvents ev = make_column_events(L, gather(plan.node, b.order), ids, plan.solid, gather(src_nodes, q.order));
-  class_bnd_ = upload(std::vector<int>(ev.class_bnd.begin(), ev.class_bnd.end()));
+  const std::array<ClassCoeffs<T>, kFaceClasses> cc = class_coeffs_table(ev.class_bnd, gather(plan.neighbours, b.order), nf, cd, cl);
+  class_coeffs_ = upload(std::vector<ClassCoeffs<T>>(cc.begin(), cc.end()));
   col_start_ = upload(ev.start);
   ev_k_ = upload(ev.k);
   ev_code_ = upload(ev.code);
@@ -156,6 +158,35 @@ XWallSplit<T> split_x_walls(const FieldLayout& L, int wall_faces, const std::vec
   return out;
 }
 
+template <class T>
+std::array<ClassCoeffs<T>, kFaceClasses> class_coeffs_table(const std::array<int, kFaceClasses>& class_bnd,
+                                                            const std::vector<uint8_t>& mask,
+                                                            const std::vector<uint8_t>& nf, const std::vector<T>& cd,
+                                                            const std::vector<T>& cl) {
+  std::array<ClassCoeffs<T>, kFaceClasses> out{};
+  for (size_t c = 0; c < out.size(); ++c) {
+    const int b = class_bnd[c];
+    if (b < 0) continue;
+    const size_t r = (size_t)b;
+    if (r >= mask.size() || r >= nf.size() || r >= cd.size() || r >= cl.size())
+      throw std::invalid_argument("class_coeffs_table: face class " + std::to_string(c) + " names boundary node " +
+                                  std::to_string(b) + " of " + std::to_string(mask.size()));
+    out[c] = ClassCoeffs<T>{cd[r], cl[r], mask[r], nf[r], 1, 0};
+  }
+  return out;
+}
+
+template std::array<ClassCoeffs<float>, kFaceClasses> class_coeffs_table(const std::array<int, kFaceClasses>&,
+                                                                         const std::vector<uint8_t>&,
+                                                                         const std::vector<uint8_t>&,
+                                                                         const std::vector<float>&,
+                                                                         const std::vector<float>&);
+template std::array<ClassCoeffs<double>, kFaceClasses> class_coeffs_table(const std::array<int, kFaceClasses>&,
+                                                                          const std::vector<uint8_t>&,
+                                                                          const std::vector<uint8_t>&,
+                                                                          const std::vector<double>&,
+                                                                          const std::vector<double>&);
+
 template XWallSplit<float> split_x_walls(const FieldLayout&, int, const std::vector<int64_t>&,
                                          const std::vector<uint8_t>&, const std::vector<uint8_t>&,
                                          const std::vector<float>&, const std::vector<float>&);
@@ -189,7 +220,7 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   d.solid_count = (int)solid_.size();
   d.nsrc = (int)src_.size();
   d.face_node = face_node_.get();
-  d.class_bnd = class_bnd_.get();
+  d.class_coeffs = class_coeffs_.get();
   d.col_start = col_start_.get();
   d.ev_k = ev_k_.get();
   d.ev_code = ev_code_.get();

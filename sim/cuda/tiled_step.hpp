@@ -7,6 +7,7 @@
 // (computed before the interior write, since u^{n+1} overwrites u^{n-1} in place), then
 // zeroes its solids and adds its sources: each node is finished by the block that owns
 // it, so a step ends with one grid-wide barrier, after which the receivers are read.
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -29,6 +30,25 @@ struct XWallCoeffs {
   int on = 0;
   T cd = T(0), cl = T(0);
 };
+
+// A face class's usual boundary coefficients in one aligned record (two loads issued
+// together), for kernels that update the walls by face class (zstream_fused*.cu): on
+// every plane, each thread holding a lane on an x face reads its class's record; through
+// class_bnd's index and then four arrays that was two levels of dependent loads. `on` 0:
+// the class takes the interior update.
+template <class T>
+struct alignas(16) ClassCoeffs {
+  T cd, cl;
+  uint8_t mask, n_fixed, on, pad;
+};
+
+// The records of the 27 face classes from column_events.hpp's class_bnd (an index into the
+// bnd_* arrays' mask, nf, cd and cl, or -1).
+template <class T>
+std::array<ClassCoeffs<T>, kFaceClasses> class_coeffs_table(const std::array<int, kFaceClasses>& class_bnd,
+                                                            const std::vector<uint8_t>& mask,
+                                                            const std::vector<uint8_t>& nf, const std::vector<T>& cd,
+                                                            const std::vector<T>& cl);
 
 // Plain pointers for the kernel (owned by DeviceTiledStep and the solver).
 template <class T>
@@ -60,9 +80,9 @@ struct TiledStepData {
   const int* solid_start = nullptr;
   const int64_t* solid = nullptr;
   // The walls by face class and the rest by column, sorted by k (column_events.hpp):
-  // class_bnd[face_class(i, j, k)], and column c = i + nx j's events ev_k/ev_code[col_start[c]
-  // .. col_start[c+1]).
-  const int* class_bnd = nullptr;
+  // class_coeffs[face_class(i, j, k)], and column c = i + nx j's events
+  // ev_k/ev_code[col_start[c] .. col_start[c+1]).
+  const ClassCoeffs<T>* class_coeffs = nullptr;
   const int* col_start = nullptr;
   const int* ev_k = nullptr;
   const int* ev_code = nullptr;
@@ -164,7 +184,8 @@ class DeviceTiledStep {
  private:
 
   TileGrid tiles_;
-  DeviceBuffer<int> bnd_start_, solid_start_, src_start_, face_node_, class_bnd_, col_start_, ev_k_, ev_code_;
+  DeviceBuffer<int> bnd_start_, solid_start_, src_start_, face_node_, col_start_, ev_k_, ev_code_;
+  DeviceBuffer<ClassCoeffs<T>> class_coeffs_;
   DeviceBuffer<int64_t> bnd_node_, solid_;
   DeviceBuffer<uint8_t> bnd_mask_, bnd_nfixed_;
   DeviceBuffer<T> bnd_cd_, bnd_cl_, side_, src_value_;

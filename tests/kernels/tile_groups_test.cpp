@@ -205,6 +205,39 @@ TEST(XWalls, AnUnevenOrFixedXFaceIsLeftToTheKernelsAroundThePass) {
   EXPECT_EQ(none.rest.size(), c.plan.node.size());
 }
 
+// The face classes' records for the whole-step kernels: each class with a boundary node
+// carries that node's mask, fixed count and coefficients; the others take the interior
+// update; an index past the arrays is refused with the class named.
+TEST(ClassCoeffs, EachClassCarriesItsNodesCoefficients) {
+  std::array<int, kFaceClasses> class_bnd;
+  class_bnd.fill(-1);
+  class_bnd[1] = 2;
+  class_bnd[26] = 0;
+  const std::vector<uint8_t> mask = {0x07, 0x3c, 0x3e}, nf = {3, 0, 1};
+  const std::vector<double> cd = {0.5, 0.25, 0.125}, cl = {1.5, 2.5, 3.5};
+  const auto t = class_coeffs_table(class_bnd, mask, nf, cd, cl);
+  for (int c = 0; c < kFaceClasses; ++c) {
+    const ClassCoeffs<double>& r = t[(size_t)c];
+    if (class_bnd[(size_t)c] < 0) {
+      EXPECT_EQ(r.on, 0) << "class " << c;
+      continue;
+    }
+    const size_t b = (size_t)class_bnd[(size_t)c];
+    EXPECT_EQ(r.on, 1);
+    EXPECT_EQ(r.mask, mask[b]);
+    EXPECT_EQ(r.n_fixed, nf[b]);
+    EXPECT_EQ(r.cd, cd[b]);
+    EXPECT_EQ(r.cl, cl[b]);
+  }
+  class_bnd[5] = 3;
+  try {
+    class_coeffs_table(class_bnd, mask, nf, cd, cl);
+    FAIL() << "an index past the boundary nodes was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("face class 5"), std::string::npos) << e.what();
+  }
+}
+
 TEST(BoxFaces, AnObstacleIsNotOnTheFaces) {
   const FieldLayout L = make_layout(13, 9, 7, 1, 4);
   BoxWalls w;

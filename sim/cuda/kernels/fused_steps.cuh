@@ -5,6 +5,7 @@
 // step, and one small kernel for the receivers of the run's last step (the step kernel
 // reads the receivers of the step before it, whose u^{n+1} nobody writes any more).
 #include <algorithm>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -185,6 +186,34 @@ __device__ __forceinline__ T apply_events(T v, T v_int, T u, const T (&nb)[6], T
     ++e;
   } while (e < e_end && __ldg(io.ev_k + e) == k);
   return v;
+}
+
+// A face class's record (ClassCoeffs) through the read-only path: the two coefficients in
+// one load, the flags' word in another, issued together. (In float one 16-byte load would
+// also fill a register with the padding, and zstream_fused_vec's loop would spill.)
+static_assert(sizeof(ClassCoeffs<float>) == 16 && offsetof(ClassCoeffs<float>, mask) == 8, "ClassCoeffs<float> layout");
+static_assert(sizeof(ClassCoeffs<double>) == 32 && offsetof(ClassCoeffs<double>, mask) == 16,
+              "ClassCoeffs<double> layout");
+template <class T>
+__device__ __forceinline__ ClassCoeffs<T> load_class_coeffs(const ClassCoeffs<T>* p) {
+  ClassCoeffs<T> c;
+  int flags;
+  if constexpr (sizeof(T) == 4) {
+    const float2 v = __ldg(reinterpret_cast<const float2*>(p));
+    c.cd = v.x;
+    c.cl = v.y;
+    flags = __ldg(reinterpret_cast<const int*>(p) + 2);
+  } else {
+    const double2 v = __ldg(reinterpret_cast<const double2*>(p));
+    c.cd = v.x;
+    c.cl = v.y;
+    flags = __ldg(reinterpret_cast<const int*>(p) + 4);
+  }
+  c.mask = (uint8_t)(flags & 0xff);  // the bytes mask, n_fixed, on (little-endian)
+  c.n_fixed = (uint8_t)((flags >> 8) & 0xff);
+  c.on = (uint8_t)((flags >> 16) & 0xff);
+  c.pad = 0;
+  return c;
 }
 
 // The first of column events [e, e_end) at plane k0 or after (a binary search: a column

@@ -102,10 +102,8 @@ __global__ void __maxnreg__(FusedTuning<T>::max_regs)
       const int cls = col_class + (k == 0 ? 9 : k == L.nz - 1 ? 18 : 0);
       const T v_int = v;
       if (cls != 0) {
-        const int b = __ldg(io.class_bnd + cls);
-        if (b >= 0)
-          v = boundary_value(zq[1], nb, pq[0], __ldg(io.bnd_mask + b), __ldg(io.bnd_nfixed + b), __ldg(io.bnd_cd + b),
-                             __ldg(io.bnd_cl + b));
+        const ClassCoeffs<T> cc = load_class_coeffs(io.class_coeffs + cls);
+        if (cc.on) v = boundary_value(zq[1], nb, pq[0], cc.mask, cc.n_fixed, cc.cd, cc.cl);
       }
       if (k == next_k) {
         v = apply_events(v, v_int, zq[1], nb, pq[0], k, e, e_end, io, src_value);

@@ -133,12 +133,11 @@ __global__ void __launch_bounds__(1024, 1)
         for (int q = 0; q < N; ++q) {
           const int cls = (i + q == 0 ? 1 : i + q == L.nx - 1 ? 2 : 0) + fy3 + fz9;  // as face_class
           if (q < lanes && cls != 0) {
-            const int b = __ldg(io.class_bnd + cls);
-            if (b >= 0) {
+            const ClassCoeffs<T> cc = load_class_coeffs(io.class_coeffs + cls);
+            if (cc.on) {
               T nb[6];
               neighbours(q, nb);
-              out[q] = boundary_value(centre.v[q], nb, prev.v[q], __ldg(io.bnd_mask + b), __ldg(io.bnd_nfixed + b),
-                                      __ldg(io.bnd_cd + b), __ldg(io.bnd_cl + b));
+              out[q] = boundary_value(centre.v[q], nb, prev.v[q], cc.mask, cc.n_fixed, cc.cd, cc.cl);
             }
           }
         }
