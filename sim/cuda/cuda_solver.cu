@@ -331,7 +331,7 @@ class CudaSolver final : public CudaWaveSolver {
   // kernel's step data covers) from u^n in a_ (a_is_cur), captured once per parity and
   // level for kernels whose multi-step launch may be replayed (KernelVariant::multi_replayable);
   // empty when the capture failed (graph_note_ says why).
-  static constexpr int kMultiGraphLevels = 7;
+  static constexpr int kMultiGraphLevels = 9;
   static_assert((1 << (kMultiGraphLevels - 1)) == kSourceValueSteps, "the longest replay is one run of source values");
   static_assert(kChunk % kSourceValueSteps == 0, "replays must tile the receiver buffer");
   const StepGraph& multi_graph_for(bool a_is_cur, int level) {

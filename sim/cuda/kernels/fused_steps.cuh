@@ -37,6 +37,8 @@ __device__ __forceinline__ void fused_wait_previous_step() { pdl_wait(); }
 // from the counter's slot when there is one).
 template <class T>
 __global__ void fused_run_taps_kernel(const T* un, TiledStepData<T> io, long long rec_slot) {
+  pdl_launch_dependents();
+  pdl_wait();  // the run's last step has finished writing un
   const long long slot = (io.counter ? io.counter->slot : 0) + rec_slot;
   for (int q = threadIdx.x; q < io.nrec; q += blockDim.x)
     io.rec_buf[slot * io.nrec + q] = receiver_sample(un, io.taps, io.tap_start, q);
@@ -103,9 +105,9 @@ int launch_fused_steps(FusedStepKernel<T> with_io, FusedStepKernel<T> bare, dim3
     const int run = io ? std::min(steps - s0, io->src_value_steps) : steps;
     if (io && io->nsrc > 0) {
       const int n = io->nsrc * run;
-      source_values_kernel<T><<<(n + 255) / 256, 256, 0, stream>>>(
-          io->src, io->nsrc, io->counter ? &io->counter->step : nullptr, io->step0 + s0, run, io->dt, io->src_value);
-      CUDA_CHECK_LAUNCH();
+      launch_maybe_dependent(overlap, source_values_kernel<T>, dim3((unsigned)((n + 255) / 256)), dim3(256), 0, stream,
+                             io->src, io->nsrc, io->counter ? (const long long*)&io->counter->step : nullptr,
+                             (long long)(io->step0 + s0), run, io->dt, io->src_value);
       ++launches;
     }
     for (int s = s0; s < s0 + run; ++s) {
@@ -120,8 +122,8 @@ int launch_fused_steps(FusedStepKernel<T> with_io, FusedStepKernel<T> bare, dim3
     }
     if (io && io->nrec > 0) {  // the run's last step: its u^{n+1} is in the field the last launch wrote
       const T* last = (s0 + run - 1) % 2 == 0 ? prev : cur;
-      fused_run_taps_kernel<T><<<1, 128, 0, stream>>>(last, *io, io->slot0 + s0 + run - 1);
-      CUDA_CHECK_LAUNCH();
+      launch_maybe_dependent(overlap, fused_run_taps_kernel<T>, dim3(1), dim3(128), 0, stream, last, *io,
+                             (long long)(io->slot0 + s0 + run - 1));
       ++launches;
     }
   }

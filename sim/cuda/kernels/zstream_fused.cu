@@ -12,7 +12,7 @@
 //    are events listed per column in the order of k; the thread keeps the plane of its
 //    column's next event in a register, so an ordinary plane costs one comparison.
 // The sources' values for a run of up to kSourceValueSteps steps come from one small
-// kernel before the run (step_io.hpp). Every node's arithmetic is the solver's per-step
+// kernel before the run (step_io.hpp), a programmatic dependent like every step. Every node's arithmetic is the solver's per-step
 // path's (boundary_node.cuh, exact_update.cuh, step_io.hpp): the same bits.
 //
 // The receivers read u^{n+1} at nodes other blocks write, so they are read by block 0 of
