@@ -115,7 +115,8 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
     ids.push_back(coeff_ids.emplace(std::make_tuple(plan.neighbours[(size_t)b.order[r]], nf[r], cd[r], cl[r]),
                                     (int)coeff_ids.size()).first->second);
   const ColumnEvents ev = make_column_events(L, gather(plan.node, b.order), ids, plan.solid, gather(src_nodes, q.order));
-  const std::array<ClassCoeffs<T>, kFaceClasses> cc = class_coeffs_table(ev.class_bnd, gather(plan.neighbours, b.order), nf, cd, cl);
+  const std::array<ClassCoeffs<T>, kFaceClasses> cc =
+      class_coeffs_table(ev.class_bnd, gather(plan.neighbours, b.order), nf, cd, cl);
   class_coeffs_ = upload(std::vector<ClassCoeffs<T>>(cc.begin(), cc.end()));
   col_start_ = upload(ev.start);
   ev_k_ = upload(ev.k);

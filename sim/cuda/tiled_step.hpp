@@ -31,11 +31,11 @@ struct XWallCoeffs {
   T cd = T(0), cl = T(0);
 };
 
-// A face class's usual boundary coefficients in one aligned record (two loads issued
-// together), for kernels that update the walls by face class (zstream_fused*.cu): on
-// every plane, each thread holding a lane on an x face reads its class's record; through
-// class_bnd's index and then four arrays that was two levels of dependent loads. `on` 0:
-// the class takes the interior update.
+// A face class's usual boundary coefficients in one aligned record, for kernels that
+// update the walls by face class (zstream_fused*.cu): every thread holding a lane on an x
+// face reads its class's record on every plane, so the coefficients are one load (two,
+// issued together) after the class, not an index and then four arrays. `on` 0: the class
+// takes the interior update.
 template <class T>
 struct alignas(16) ClassCoeffs {
   T cd, cl;
@@ -167,9 +167,8 @@ XWallSplit<T> split_x_walls(const FieldLayout& L, int wall_faces, const std::vec
 std::vector<int> box_face_nodes(const FieldLayout& L, const std::vector<int64_t>& nodes);
 
 // The steps of source values DeviceTiledStep holds room for.
-// 256: a frame of the GUI (rate / 60 steps: 400 at 24 kHz) is then three graph replays
-// (seven with 64), each a full dependency on the device; on the shoebox this measured
-// the same as 64 within 0.3% (H200, run 203), with fewer host launches.
+// 256: a frame of the GUI (rate / 60 steps: 400 at 24 kHz) is then three graph replays,
+// each a full dependency on the device, and few host launches.
 constexpr int kSourceValueSteps = 256;
 
 template <class T>

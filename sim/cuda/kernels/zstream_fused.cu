@@ -12,8 +12,9 @@
 //    are events listed per column in the order of k; the thread keeps the plane of its
 //    column's next event in a register, so an ordinary plane costs one comparison.
 // The sources' values for a run of up to kSourceValueSteps steps come from one small
-// kernel before the run (step_io.hpp), a programmatic dependent like every step. Every node's arithmetic is the solver's per-step
-// path's (boundary_node.cuh, exact_update.cuh, step_io.hpp): the same bits.
+// kernel before the run (step_io.hpp), a programmatic dependent like every step. Every
+// node's arithmetic is the solver's per-step path's (boundary_node.cuh, exact_update.cuh,
+// step_io.hpp): the same bits.
 //
 // The receivers read u^{n+1} at nodes other blocks write, so they are read by block 0 of
 // the next step's launch, where u^{n+1} is the u^n nobody writes, and after the last step

@@ -77,9 +77,9 @@ __global__ void __launch_bounds__(1024, 1)
   const int k1 = min(L.nz, k0 + chunk);
   const int pitch = (int)L.pitch;
   // Both fields are addressed from one offset p (the pointers formed in the loop) and an
-  // int plane (the launcher checks it fits): two 64-bit pointers and a 64-bit plane kept
-  // live through the loop made float spill 16 bytes at the kernel's 64 registers; like
-  // this it spills none and runs 3-4% faster on the shoebox (H200, docs/benchmarks.md).
+  // int plane (the launcher checks it fits), not two 64-bit pointers and a 64-bit plane:
+  // the room form's loop then fits the kernel's 64 registers in float without spilling,
+  // which measured 3-4% faster on the shoebox (docs/benchmarks.md).
   const int plane = (int)L.plane;
   int64_t p = L.index(i, j, k0);
   // The y face class (3 fy, shared by the lanes), whether a lane lies on an x or y face,
