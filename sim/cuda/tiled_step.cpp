@@ -80,18 +80,21 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
     cl.push_back(T(c.cl));
     nf.push_back((uint8_t)c.n_fixed);
   }
+  // The boundary nodes and their masks in the bnd_* arrays' order, for every table below.
+  const std::vector<int64_t> node = gather(plan.node, b.order);
+  const std::vector<uint8_t> mask = gather(plan.neighbours, b.order);
   bnd_start_ = upload(b.start);
-  bnd_node_ = upload(gather(plan.node, b.order));
-  bnd_mask_ = upload(gather(plan.neighbours, b.order));
+  bnd_node_ = upload(node);
+  bnd_mask_ = upload(mask);
   bnd_nfixed_ = upload(nf);
   bnd_cd_ = upload(cd);
   bnd_cl_ = upload(cl);
   side_ = DeviceBuffer<T>(plan.node.size());
 
-  if (!plan.node.empty() && plan_on_box_faces(plan, L)) face_node_ = upload(box_face_nodes(L, gather(plan.node, b.order)));
+  if (!plan.node.empty() && plan_on_box_faces(plan, L)) face_node_ = upload(box_face_nodes(L, node));
   wall_faces_ = box_wall_faces(plan, L);
   if (wall_faces_ >= 0) {
-    XWallSplit<T> x = split_x_walls(L, wall_faces_, gather(plan.node, b.order), gather(plan.neighbours, b.order), nf, cd, cl);
+    const XWallSplit<T> x = split_x_walls(L, wall_faces_, node, mask, nf, cd, cl);
     xwall_[0] = x.x[0];
     xwall_[1] = x.x[1];
     wall_rest_ = upload(x.rest);
@@ -112,11 +115,9 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
   std::map<std::tuple<uint8_t, uint8_t, T, T>, int> coeff_ids;
   std::vector<int> ids;
   for (size_t r = 0; r < cd.size(); ++r)
-    ids.push_back(coeff_ids.emplace(std::make_tuple(plan.neighbours[(size_t)b.order[r]], nf[r], cd[r], cl[r]),
-                                    (int)coeff_ids.size()).first->second);
-  const ColumnEvents ev = make_column_events(L, gather(plan.node, b.order), ids, plan.solid, gather(src_nodes, q.order));
-  const std::array<ClassCoeffs<T>, kFaceClasses> cc =
-      class_coeffs_table(ev.class_bnd, gather(plan.neighbours, b.order), nf, cd, cl);
+    ids.push_back(coeff_ids.emplace(std::make_tuple(mask[r], nf[r], cd[r], cl[r]), (int)coeff_ids.size()).first->second);
+  const ColumnEvents ev = make_column_events(L, node, ids, plan.solid, gather(src_nodes, q.order));
+  const std::array<ClassCoeffs<T>, kFaceClasses> cc = class_coeffs_table(ev.class_bnd, mask, nf, cd, cl);
   class_coeffs_ = upload(std::vector<ClassCoeffs<T>>(cc.begin(), cc.end()));
   col_start_ = upload(ev.start);
   ev_k_ = upload(ev.k);

@@ -184,7 +184,6 @@ class DeviceTiledStep {
   const TileGrid& tiles() const { return tiles_; }
 
  private:
-
   TileGrid tiles_;
   DeviceBuffer<int> bnd_start_, solid_start_, src_start_, face_node_, col_start_, ev_k_, ev_code_;
   DeviceBuffer<ClassCoeffs<T>> class_coeffs_;

@@ -221,8 +221,8 @@ int run_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t s
   const int chunk = (L.nz + chunks - 1) / chunks;
   const dim3 grid = checked_grid((L.nx + ox - 1) / ox, (L.ny + oy - 1) / oy, (L.nz + chunk - 1) / chunk, "temporal_2step");
 
-  return run_pass_pairs<T, R>(a, o, stream, c, walls, "temporal_2step", [&](T* out_cur, T* out_prev, const T* in_cur, const T* in_prev,
-                                                           const PassSources<T>& s) {
+  return run_pass_pairs<T, R>(a, o, stream, c, walls, "temporal_2step",
+                              [&](T* out_cur, T* out_prev, const T* in_cur, const T* in_prev, const PassSources<T>& s) {
     kfn<<<grid, dim3(bx, by), smem, stream>>>(out_cur, out_prev, in_cur, in_prev, L, c, chunk, s, walls);
     return 1;
   });
@@ -259,7 +259,9 @@ void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t strea
   if (!why.empty()) throw std::invalid_argument("kernel 'temporal_2step': " + why);
   const LeggyCoeffs<T> c = pass_coeffs<T>(*a.stencil, a.lambda2, a.layout, "temporal_2step");
   dispatch_radius(*a.stencil,
-                  [&](auto r) { launch_single<T, decltype(r)::value>(a.u_next, a.u_cur, a.layout, c, o, stream, "temporal_2step"); });
+                  [&](auto r) {
+                    launch_single<T, decltype(r)::value>(a.u_next, a.u_cur, a.layout, c, o, stream, "temporal_2step");
+                  });
 }
 
 }  // namespace

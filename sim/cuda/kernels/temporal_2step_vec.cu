@@ -35,9 +35,9 @@
 // each pass.
 //
 // Walls of every kind (the boundary nodes on the box's faces, boundary_node.cuh) cost
-// the stepping loop as little as they can: a boundary update for every face point inside
-// it needed 96-124 registers and halved the warps, and a lookup of each face point's node
-// added two dependent loads a plane. The walls are whole faces
+// the stepping loop as little as they can: the loop neither runs a general boundary update
+// at every face point (registers: fewer warps) nor looks each face point's node up (two
+// dependent loads a plane; docs/benchmarks.md has both). The walls are whole faces
 // (KernelVariant::MultiWalls::WholeFaces: each face's points are all boundary nodes or
 // none, TiledStepData::wall_faces), so a point's position tells whether it is one.
 //   - An x face's nodes off the y and z faces (one point in a row of the face, strided in
@@ -221,8 +221,7 @@ __device__ __forceinline__ void vec_pass(T* __restrict__ c_out, T* __restrict__ 
       const T xp = l < N - 1 ? qa[1].v[l + 1] : right_a;
       T u1 = ex::seven_point_update(qa[1].v[l], bk.v[l], xm, xp, ym.v[l], yp.v[l], qa[0].v[l], qa[2].v[l], w);
       // The walls inside the per-point loop: a separate copy of the loop for the planes
-      // of boundary nodes kept more values live across it (H200: double 147 -> 128
-      // Gpoints/s with absorbing walls at 514^3).
+      // of boundary nodes would keep more values live across it (slower, docs/benchmarks.md).
       if constexpr (WALLS)
         if (wall_plane && l < lim && wall_point(L, faces, i + l, j, k)) {
           const int f = in_pass_face(vw, L, i + l, j, k);
@@ -361,8 +360,8 @@ int run_vec_passes(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream
   }
   const int nrest = wl ? io->wall_rest_count : 0;
   const unsigned wall_blocks = (unsigned)((nrest + 255) / 256);
-  return run_pass_pairs<T, 1>(a, o, stream, c, walls, kId, [&](T* out_cur, T* out_prev, const T* in_cur, const T* in_prev,
-                                                          const PassSources<T>& s) {
+  return run_pass_pairs<T, 1>(a, o, stream, c, walls, kId,
+                              [&](T* out_cur, T* out_prev, const T* in_cur, const T* in_prev, const PassSources<T>& s) {
     // Each kernel a programmatic dependent of the one before (dependent_launch.cuh).
     auto walls_at = [&](const T* u, const T* older, T* out, int level) {
       launch_dependent(walls_level<T>, dim3(wall_blocks), dim3(256), 0, stream, (const int*)io->wall_rest, nrest,
@@ -400,7 +399,8 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
 template <class T>
 void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
   check_stencil_and_block(*a.stencil, precision_of<T>(), o.block);
-  launch_single<T, 1>(a.u_next, a.u_cur, a.layout, pass_coeffs<T>(*a.stencil, a.lambda2, a.layout, kId), o, stream, kId);
+  launch_single<T, 1>(a.u_next, a.u_cur, a.layout, pass_coeffs<T>(*a.stencil, a.lambda2, a.layout, kId), o, stream,
+                      kId);
 }
 
 }  // namespace

@@ -169,10 +169,10 @@ void check_pass_args(const MultiStepArgs<T>& a, const char* id) {
 // Runs a.steps steps as pairs of two-step passes (A, B -> C, D -> A, B: the result back
 // in the solver's fields) and the 0 to 3 steps left as single steps. The sources' and the
 // receivers' kernels around each pass are programmatic dependents of the kernel before
-// them (dependent_launch.cuh): they start behind its tail instead of after a launch gap. pass(out_cur,
-// out_prev, in_cur, in_prev, sources) launches one pass on `stream`; before it the
-// sources' values of its two steps are computed, after it the receivers read; it returns
-// the launches it made. Returns the host launches.
+// them (dependent_launch.cuh): they start behind its tail instead of after a launch gap.
+// pass(out_cur, out_prev, in_cur, in_prev, sources) launches one pass on `stream`; before
+// it the sources' values of its two steps are computed, after it the receivers read; it
+// returns the launches it made. Returns the host launches.
 template <class T, int R, class Pass>
 int run_pass_pairs(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream, const LeggyCoeffs<T>& c,
                    const PassWalls<T>& walls, const char* id, Pass&& pass) {
