@@ -42,6 +42,7 @@ namespace {
 struct RealtimeOptions {
   std::string scene;
   long long steps = 0;
+  int steps_per_frame = 0;  // 0: rate / 60
   std::string kernel = "auto";
   std::string block;  // BX,BY: instead of the kernel's default (or auto's choice)
   std::string display = "off";
@@ -149,6 +150,7 @@ int run_realtime(const RealtimeOptions& o) {
     if (o.kernel != "auto") (void)KernelRegistry::instance().at(o.kernel);  // lists the ids when unknown
     if (!o.block.empty()) cfg.block = bench::parse_block(o.block);
     cfg.steps = o.steps;
+    cfg.steps_per_frame = o.steps_per_frame;
     cfg.reps = o.reps;
     cfg.graph_modes = modes(o.graph);
     cfg.display_modes = modes(o.display);
@@ -234,6 +236,10 @@ void add_bench_realtime(CLI::App& bench) {
   c->add_option("--scene", o->scene, "scene file (JSON)")->required();
   c->add_option("--steps", o->steps, "timed steps per repetition (default: 30 frames of rate/60 steps)")
       ->check(CLI::PositiveNumber);
+  c->add_option("--steps-per-frame", o->steps_per_frame,
+                 "steps the frame loop queues per frame (default: rate/60, real time at 60 frames a second; "
+                 "the GUI's automatic mode runs more when the room is faster than real time)")
+      ->check(CLI::Range(1, 1 << 20));
   c->add_option("--kernel", o->kernel, "kernel id (see `wavescope kernels`) or auto (the autotuned choice)")
       ->capture_default_str();
   c->add_option("--block", o->block, "BX,BY: the kernel's block instead of its default or auto's (tuning)");

@@ -172,6 +172,9 @@ double time_display_alone(WaveModel& m, int frames, const RealtimeConfig& cfg) {
 void validate_realtime_config(const RealtimeConfig& c) {
   if (c.reps < 1) throw std::invalid_argument("reps " + std::to_string(c.reps) + " is not allowed: at least 1");
   if (c.steps < 0) throw std::invalid_argument("steps " + std::to_string(c.steps) + " is not allowed: at least 1");
+  if (c.steps_per_frame < 0)
+    throw std::invalid_argument("steps per frame " + std::to_string(c.steps_per_frame) +
+                                " is not allowed: at least 1 (0: the sample rate / 60)");
   if (c.graph_modes.empty() || c.display_modes.empty())
     throw std::invalid_argument("nothing to measure: give at least one graph mode and one display mode");
   for (bool d : c.display_modes)
@@ -225,8 +228,10 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
   // On slabs the roofline is that of all their GPUs (the copy bandwidth is one GPU's).
   const double roof = roofline_gpoints(res.copy_gbs, res.bytes_per_point) * std::max(1, res.gpus);
 
-  // The GUI's real-time frame: a 60 Hz display showing rate/60 steps per frame.
-  const int per_frame = std::max(1, (int)std::lround(res.rate_hz / 60.0));
+  // The GUI's real-time frame: a 60 Hz display showing rate/60 steps per frame (or the
+  // steps asked for, as the GUI's automatic mode takes more when the room runs faster).
+  const int per_frame =
+      cfg.steps_per_frame > 0 ? cfg.steps_per_frame : std::max(1, (int)std::lround(res.rate_hz / 60.0));
   const long long want = cfg.steps > 0 ? cfg.steps : 30LL * per_frame;
   const int frames = (int)std::max<long long>(1, (want + per_frame - 1) / per_frame);
   const long long steps = (long long)frames * per_frame;

@@ -40,6 +40,7 @@ struct RealtimeConfig {
   DecompOptions decomp;        // devices: the slabs' GPUs (empty: one GPU, the ordinary solver)
   BlockShape block{0, 0, 0};   // x > 0: the kernel runs this block (tuning; one GPU only)
   long long steps = 0;         // timed steps per repetition (0: 30 frames)
+  int steps_per_frame = 0;     // steps per frame (0: the sample rate / 60)
   int reps = 5;
   std::vector<bool> graph_modes{false, true};
   std::vector<bool> display_modes{false};

@@ -101,7 +101,35 @@ ColumnEvents make_column_events(const FieldLayout& L, const std::vector<int64_t>
     out.code.push_back(e.code);
   }
   for (int64_t c = 0; c < columns; ++c) out.start[(size_t)c + 1] += out.start[(size_t)c];
+  make_event_cursors(out, columns, L.nz);
   return out;
+}
+
+void make_event_cursors(ColumnEvents& ev, int64_t columns, int nz) {
+  ev.cursor_row.assign((size_t)columns, -1);
+  ev.first_at.clear();
+  ev.cursor_columns = 0;
+  for (int64_t c = 0; c < columns; ++c) {
+    const int n = ev.start[(size_t)c + 1] - ev.start[(size_t)c];
+    if (n > kMaxCursorOffset) {
+      ev.cursor_row.assign((size_t)columns, -1);
+      ev.cursor_columns = 0;
+      return;
+    }
+    if (n > 0) ev.cursor_row[(size_t)c] = ev.cursor_columns++;
+  }
+  const size_t rows = (size_t)ev.cursor_columns;
+  ev.first_at.assign(rows * (size_t)std::max(nz, 0), 0);
+  for (int64_t c = 0; c < columns; ++c) {
+    const int row = ev.cursor_row[(size_t)c];
+    if (row < 0) continue;
+    const int e0 = ev.start[(size_t)c], e1 = ev.start[(size_t)c + 1];
+    int e = e0;
+    for (int k = 0; k < nz; ++k) {
+      while (e < e1 && ev.k[(size_t)e] < k) ++e;
+      ev.first_at[(size_t)k * rows + (size_t)row] = (uint16_t)(e - e0);
+    }
+  }
 }
 
 }  // namespace ws

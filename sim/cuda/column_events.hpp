@@ -13,7 +13,11 @@
 //  - events, per column in the order of k: every node the classes get wrong (a boundary
 //    node with other coefficients, a face node that takes the interior update after all),
 //    the solid nodes and the sources. The thread keeps the plane of its column's next
-//    event in a register, so a plane without one costs a comparison.
+//    event in a register, so a plane without one costs a comparison;
+//  - cursors: for every column with events and every plane k, the offset of its first
+//    event at k or after, so that a thread starting a z chunk (zstream_fused) finds its
+//    next event with one load instead of a binary search over the column's events (a
+//    column through an obstacle has one per solid node).
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -50,7 +54,19 @@ struct ColumnEvents {
   std::vector<int> start;  // nx * ny + 1 entries
   std::vector<int> k;
   std::vector<int> code;
+  // Column c's cursor row (cursor_columns of them, in the order of c) or -1 for a column
+  // without events; first_at[k * cursor_columns + row]: start[c] plus it is c's first
+  // event at plane k or after (k < nz). Empty (and every row -1) when a column holds more
+  // than kMaxCursorOffset events: kernels then search ev_k.
+  std::vector<int> cursor_row;
+  std::vector<uint16_t> first_at;
+  int cursor_columns = 0;
 };
+
+constexpr int kMaxCursorOffset = 65535;
+
+// The cursors of `ev` (start, k) over planes 0 .. nz - 1 (make_column_events calls it).
+void make_event_cursors(ColumnEvents& ev, int64_t columns, int nz);
 
 // `bnd`, `solid`, `src`: the nodes of the step's boundary nodes, solid nodes and sources,
 // each in the order of its device array (the codes index them); `bnd_coeffs[r]` says which

@@ -122,6 +122,11 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
   col_start_ = upload(ev.start);
   ev_k_ = upload(ev.k);
   ev_code_ = upload(ev.code);
+  if (ev.cursor_columns > 0) {
+    cursor_row_ = upload(ev.cursor_row);
+    first_at_ = upload(ev.first_at);
+    cursor_columns_ = ev.cursor_columns;
+  }
 }
 
 template <class T>
@@ -226,6 +231,9 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   d.col_start = col_start_.get();
   d.ev_k = ev_k_.get();
   d.ev_code = ev_code_.get();
+  d.cursor_row = cursor_row_.get();
+  d.first_at = first_at_.get();
+  d.cursor_columns = cursor_columns_;
 
   return d;
 }

@@ -86,6 +86,12 @@ struct TiledStepData {
   const int* col_start = nullptr;
   const int* ev_k = nullptr;
   const int* ev_code = nullptr;
+  // Where a column's events resume at plane k (ColumnEvents::cursor_row, first_at): c's
+  // first event at k or after is col_start[c] + first_at[k * cursor_columns +
+  // cursor_row[c]]. Null when a column has too many events for them: kernels then search.
+  const int* cursor_row = nullptr;
+  const uint16_t* first_at = nullptr;
+  int cursor_columns = 0;
   // Source nodes of tile t: src_start[t] .. src_start[t+1].
   const int* src_start = nullptr;
   const DeviceSource* src = nullptr;
@@ -185,7 +191,9 @@ class DeviceTiledStep {
 
  private:
   TileGrid tiles_;
-  DeviceBuffer<int> bnd_start_, solid_start_, src_start_, face_node_, col_start_, ev_k_, ev_code_;
+  DeviceBuffer<int> bnd_start_, solid_start_, src_start_, face_node_, col_start_, ev_k_, ev_code_, cursor_row_;
+  DeviceBuffer<uint16_t> first_at_;
+  int cursor_columns_ = 0;
   DeviceBuffer<ClassCoeffs<T>> class_coeffs_;
   DeviceBuffer<int64_t> bnd_node_, solid_;
   DeviceBuffer<uint8_t> bnd_mask_, bnd_nfixed_;

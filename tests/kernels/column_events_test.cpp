@@ -2,6 +2,8 @@
 // (sim/cuda/column_events.hpp).
 #include <gtest/gtest.h>
 
+#include <random>
+#include <set>
 #include <stdexcept>
 
 #include "cuda/column_events.hpp"
@@ -105,6 +107,56 @@ TEST(ColumnEvents, RefusesHaloNodesAndANodeBothBoundaryAndSolid) {
   EXPECT_THROW(make_column_events(L, {L.index(1, 2, 3)}, {0}, {L.index(1, 2, 3)}, {}), std::invalid_argument);
   EXPECT_THROW(make_column_events(L, {L.index(1, 2, 3)}, {}, {}, {}), std::invalid_argument);
   EXPECT_NO_THROW(make_column_events(L, {L.index(1, 2, 3)}, {0}, {}, {L.index(1, 2, 3)}));
+}
+
+
+// The cursors: for every column with events and every plane, the first event at that
+// plane or after, against a scan of the column's events; random solids and sources on an
+// odd grid, columns without events have no row.
+TEST(ColumnEvents, CursorsFindEachColumnsFirstEventAtEveryPlane) {
+  const FieldLayout L = make_layout(9, 7, 13, 1, 4);
+  std::mt19937 rng(7);
+  std::set<int64_t> picked;
+  for (int n = 0; n < 120; ++n)
+    picked.insert(L.index((int)(rng() % 5) + 2, (int)(rng() % 4) + 1, (int)(rng() % (unsigned)L.nz)));
+  const std::vector<int64_t> solid(picked.begin(), picked.end());
+  const std::vector<int64_t> src = {L.index(0, 0, 12), L.index(8, 6, 0), L.index(0, 0, 12)};
+  const ColumnEvents ev = make_column_events(L, {}, {}, solid, src);
+  const int columns = L.nx * L.ny;
+  ASSERT_EQ(ev.cursor_row.size(), (size_t)columns);
+  int rows = 0;
+  for (int c = 0; c < columns; ++c) {
+    const int e0 = ev.start[(size_t)c], e1 = ev.start[(size_t)c + 1];
+    if (e0 == e1) {
+      EXPECT_EQ(ev.cursor_row[(size_t)c], -1) << "column " << c;
+      continue;
+    }
+    ASSERT_EQ(ev.cursor_row[(size_t)c], rows++) << "column " << c;
+    for (int k = 0; k < L.nz; ++k) {
+      int want = e0;
+      while (want < e1 && ev.k[(size_t)want] < k) ++want;
+      const int got = e0 + ev.first_at[(size_t)k * (size_t)ev.cursor_columns + (size_t)ev.cursor_row[(size_t)c]];
+      EXPECT_EQ(got, want) << "column " << c << ", plane " << k;
+    }
+  }
+  EXPECT_EQ(ev.cursor_columns, rows);
+  EXPECT_EQ(ev.first_at.size(), (size_t)rows * (size_t)L.nz);
+}
+
+// A column with more events than a cursor offset holds: no cursors at all (the kernels
+// then search the column's events).
+TEST(ColumnEvents, TooManyEventsInAColumnLeaveNoCursors) {
+  ColumnEvents ev;
+  ev.start = {0, 2, 2, kMaxCursorOffset + 3};
+  for (int e = 0; e < kMaxCursorOffset + 3; ++e) ev.k.push_back(e < 2 ? e : 0);
+  make_event_cursors(ev, 3, 4);
+  EXPECT_EQ(ev.cursor_columns, 0);
+  EXPECT_TRUE(ev.first_at.empty());
+  EXPECT_EQ(ev.cursor_row, std::vector<int>(3, -1));
+  ev.start = {0, 2, 2, 5};
+  make_event_cursors(ev, 3, 4);
+  EXPECT_EQ(ev.cursor_columns, 2);
+  EXPECT_EQ(ev.cursor_row, (std::vector<int>{0, -1, 1}));
 }
 
 }  // namespace

@@ -86,6 +86,14 @@ TEST(RealtimeReport, BadConfigurationsAreRefused) {
   c.steps = -5;
   EXPECT_THROW(validate_realtime_config(c), std::invalid_argument);
   c.steps = 0;
+  c.steps_per_frame = -1;
+  try {
+    validate_realtime_config(c);
+    FAIL() << "negative steps per frame accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("steps per frame -1"), std::string::npos) << e.what();
+  }
+  c.steps_per_frame = 0;
   c.graph_modes.clear();
   EXPECT_THROW(validate_realtime_config(c), std::invalid_argument);
   c.graph_modes = {true};

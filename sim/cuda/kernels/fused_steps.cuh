@@ -230,4 +230,24 @@ __device__ __forceinline__ int first_event_from(const int* ev_k, int e, int e_en
   return e;
 }
 
+// Column col's events: [e, e_end) (`e` its first at plane k or after, 0 <= k < nz).
+// Where the step has cursors, a column without events costs one load (its cursor row,
+// -1), and one with events three more issued together (its range and its cursor at k); a
+// binary search is a chain of about five dependent loads on a column through an
+// obstacle, which a thread starting a 2-plane chunk cannot hide (docs/benchmarks.md).
+template <class T>
+__device__ __forceinline__ void column_events_at(const TiledStepData<T>& io, int col, int k, int& e, int& e_end) {
+  if (io.first_at) {
+    const int row = __ldg(io.cursor_row + col);
+    e = e_end = 0;
+    if (row >= 0) {
+      e = __ldg(io.col_start + col) + (int)__ldg(io.first_at + (int64_t)k * io.cursor_columns + row);
+      e_end = __ldg(io.col_start + col + 1);
+    }
+  } else {
+    e_end = __ldg(io.col_start + col + 1);
+    e = first_event_from(io.ev_k, __ldg(io.col_start + col), e_end, k);
+  }
+}
+
 }  // namespace ws

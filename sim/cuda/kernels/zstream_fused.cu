@@ -77,14 +77,11 @@ __global__ void __maxnreg__(FusedTuning<T>::max_regs)
   const int64_t p0 = L.index(i, j, k0);
   const T* c = uc + p0;
   T* o = un + p0;
-  // The column's face class without z (fx + 3 fy) and its first event at or after k0
-  // (a binary search: a column next to an obstacle may have many).
+  // The column's face class without z (fx + 3 fy) and its first event at or after k0.
   int col_class = 0, e = 0, e_end = 0, next_k = INT_MAX;
   if constexpr (IO) {
     col_class = (i == 0 ? 1 : i == L.nx - 1 ? 2 : 0) + 3 * (j == 0 ? 1 : j == L.ny - 1 ? 2 : 0);  // as face_class
-    const int col = i + L.nx * j;
-    e_end = __ldg(io.col_start + col + 1);
-    e = first_event_from(io.ev_k, __ldg(io.col_start + col), e_end, k0);
+    column_events_at(io, i + L.nx * j, k0, e, e_end);
     if (e < e_end) next_k = __ldg(io.ev_k + e);
   }
   fused_wait_previous_step();  // the previous step has finished with the fields: only now are they touched
