@@ -122,6 +122,7 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
   col_start_ = upload(ev.start);
   ev_k_ = upload(ev.k);
   ev_code_ = upload(ev.code);
+  ev_rec_ = upload(event_records(ev.code, mask, nf, cd, cl));
   if (ev.cursor_columns > 0) {
     cursor_row_ = upload(ev.cursor_row);
     first_at_ = upload(ev.first_at);
@@ -183,6 +184,35 @@ std::array<ClassCoeffs<T>, kFaceClasses> class_coeffs_table(const std::array<int
   return out;
 }
 
+template <class T>
+std::vector<EventRecord<T>> event_records(const std::vector<int>& code, const std::vector<uint8_t>& mask,
+                                          const std::vector<uint8_t>& nf, const std::vector<T>& cd,
+                                          const std::vector<T>& cl) {
+  std::vector<EventRecord<T>> out;
+  out.reserve(code.size());
+  for (size_t e = 0; e < code.size(); ++e) {
+    EventRecord<T> r{T(0), T(0), code[e], 0};
+    if (code[e] >= 0) {
+      const size_t b = (size_t)code[e];
+      if (b >= mask.size() || b >= nf.size() || b >= cd.size() || b >= cl.size())
+        throw std::invalid_argument("event_records: event " + std::to_string(e) + " names boundary node " +
+                                    std::to_string(b) + " of " + std::to_string(mask.size()));
+      r.cd = cd[b];
+      r.cl = cl[b];
+      r.flags = (int)mask[b] | (int)nf[b] << 8;
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+template std::vector<EventRecord<float>> event_records(const std::vector<int>&, const std::vector<uint8_t>&,
+                                                       const std::vector<uint8_t>&, const std::vector<float>&,
+                                                       const std::vector<float>&);
+template std::vector<EventRecord<double>> event_records(const std::vector<int>&, const std::vector<uint8_t>&,
+                                                        const std::vector<uint8_t>&, const std::vector<double>&,
+                                                        const std::vector<double>&);
+
 template std::array<ClassCoeffs<float>, kFaceClasses> class_coeffs_table(const std::array<int, kFaceClasses>&,
                                                                          const std::vector<uint8_t>&,
                                                                          const std::vector<uint8_t>&,
@@ -231,6 +261,7 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   d.col_start = col_start_.get();
   d.ev_k = ev_k_.get();
   d.ev_code = ev_code_.get();
+  d.ev_rec = ev_rec_.get();
   d.cursor_row = cursor_row_.get();
   d.first_at = first_at_.get();
   d.cursor_columns = cursor_columns_;

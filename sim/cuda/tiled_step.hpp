@@ -50,6 +50,22 @@ std::array<ClassCoeffs<T>, kFaceClasses> class_coeffs_table(const std::array<int
                                                             const std::vector<uint8_t>& nf, const std::vector<T>& cd,
                                                             const std::vector<T>& cl);
 
+// A column event with what applying it needs, in one aligned record (zstream_fused): the
+// event's code (column_events.hpp) and, for a boundary node, its coefficients and the
+// mask | fixed count << 8 of its bnd_* entry. One load (float; two issued together in
+// double) where the code and then four arrays were two levels of dependent loads.
+template <class T>
+struct alignas(16) EventRecord {
+  T cd, cl;
+  int code, flags;
+};
+
+// The records of events `code` (ColumnEvents::code) from the bnd_* arrays they index.
+template <class T>
+std::vector<EventRecord<T>> event_records(const std::vector<int>& code, const std::vector<uint8_t>& mask,
+                                          const std::vector<uint8_t>& nf, const std::vector<T>& cd,
+                                          const std::vector<T>& cl);
+
 // Plain pointers for the kernel (owned by DeviceTiledStep and the solver).
 template <class T>
 struct TiledStepData {
@@ -86,6 +102,7 @@ struct TiledStepData {
   const int* col_start = nullptr;
   const int* ev_k = nullptr;
   const int* ev_code = nullptr;
+  const EventRecord<T>* ev_rec = nullptr;  // ev_rec[e]: event e's code and coefficients
   // Where a column's events resume at plane k (ColumnEvents::cursor_row, first_at): c's
   // first event at k or after is col_start[c] + first_at[k * cursor_columns +
   // cursor_row[c]]. Null when a column has too many events for them: kernels then search.
@@ -195,6 +212,7 @@ class DeviceTiledStep {
   DeviceBuffer<uint16_t> first_at_;
   int cursor_columns_ = 0;
   DeviceBuffer<ClassCoeffs<T>> class_coeffs_;
+  DeviceBuffer<EventRecord<T>> ev_rec_;
   DeviceBuffer<int64_t> bnd_node_, solid_;
   DeviceBuffer<uint8_t> bnd_mask_, bnd_nfixed_;
   DeviceBuffer<T> bnd_cd_, bnd_cl_, side_, src_value_;

@@ -238,6 +238,35 @@ TEST(ClassCoeffs, EachClassCarriesItsNodesCoefficients) {
   }
 }
 
+// The events' records for zstream_fused: a boundary event carries its node's coefficients
+// and mask | fixed count << 8, the other kinds their code alone; an index past the
+// boundary nodes is refused with the event named.
+TEST(EventRecords, EachBoundaryEventCarriesItsNodesCoefficients) {
+  const std::vector<uint8_t> mask = {0x07, 0x3c, 0x3e}, nf = {3, 0, 1};
+  const std::vector<float> cd = {0.5f, 0.25f, 0.125f}, cl = {1.5f, 2.5f, 3.5f};
+  const std::vector<int> code = {2, kEventSolid, 0, kEventPlain, event_source_code(4), 1};
+  const auto r = event_records(code, mask, nf, cd, cl);
+  ASSERT_EQ(r.size(), code.size());
+  for (size_t e = 0; e < code.size(); ++e) {
+    EXPECT_EQ(r[e].code, code[e]) << "event " << e;
+    if (code[e] < 0) {
+      EXPECT_EQ(r[e].flags, 0) << "event " << e;
+      continue;
+    }
+    const size_t b = (size_t)code[e];
+    EXPECT_EQ(r[e].flags & 0xff, mask[b]) << "event " << e;
+    EXPECT_EQ(r[e].flags >> 8, nf[b]) << "event " << e;
+    EXPECT_EQ(r[e].cd, cd[b]);
+    EXPECT_EQ(r[e].cl, cl[b]);
+  }
+  try {
+    event_records(std::vector<int>{1, 3}, mask, nf, cd, cl);
+    FAIL() << "an index past the boundary nodes was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("event 1 names boundary node 3"), std::string::npos) << e.what();
+  }
+}
+
 TEST(BoxFaces, AnObstacleIsNotOnTheFaces) {
   const FieldLayout L = make_layout(13, 9, 7, 1, 4);
   BoxWalls w;

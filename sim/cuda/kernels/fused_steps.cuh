@@ -190,6 +190,51 @@ __device__ __forceinline__ T apply_events(T v, T v_int, T u, const T (&nb)[6], T
   return v;
 }
 
+// Event e's record (EventRecord) through the read-only path: one 16-byte load in float,
+// the coefficients and the code's word issued together in double.
+static_assert(sizeof(EventRecord<float>) == 16 && offsetof(EventRecord<float>, code) == 8, "EventRecord<float> layout");
+static_assert(sizeof(EventRecord<double>) == 32 && offsetof(EventRecord<double>, code) == 16,
+              "EventRecord<double> layout");
+template <class T>
+__device__ __forceinline__ EventRecord<T> load_event_record(const EventRecord<T>* p) {
+  EventRecord<T> r;
+  if constexpr (sizeof(T) == 4) {
+    const float4 v = __ldg(reinterpret_cast<const float4*>(p));
+    r.cd = v.x;
+    r.cl = v.y;
+    r.code = __float_as_int(v.z);
+    r.flags = __float_as_int(v.w);
+  } else {
+    const double2 v = __ldg(reinterpret_cast<const double2*>(p));
+    const int2 f = __ldg(reinterpret_cast<const int2*>(p) + 2);
+    r.cd = v.x;
+    r.cl = v.y;
+    r.code = f.x;
+    r.flags = f.y;
+  }
+  return r;
+}
+
+// The events of one node at plane k applied to its value v, from the events' records
+// (zstream_fused; apply_events' arithmetic and order); advances e past them.
+template <class T>
+__device__ __forceinline__ T apply_event_records(T v, T v_int, T u, const T (&nb)[6], T u_prev, int k, int& e,
+                                                 int e_end, const TiledStepData<T>& io, const T* src_value) {
+  do {
+    const EventRecord<T> r = load_event_record(io.ev_rec + e);
+    if (r.code >= 0)
+      v = boundary_value(u, nb, u_prev, (uint8_t)(r.flags & 0xff), (uint8_t)((r.flags >> 8) & 0xff), r.cd, r.cl);
+    else if (r.code == kEventSolid)
+      v = T(0);
+    else if (r.code == kEventPlain)
+      v = v_int;
+    else
+      v += src_value[event_source_index(r.code)];
+    ++e;
+  } while (e < e_end && __ldg(io.ev_k + e) == k);
+  return v;
+}
+
 // A face class's record (ClassCoeffs) through the read-only path: the two coefficients in
 // one load, the flags' word in another, issued together. (In float one 16-byte load would
 // also fill a register with the padding, and zstream_fused_vec's loop would spill.)

@@ -104,7 +104,7 @@ __global__ void __maxnreg__(FusedTuning<T>::max_regs)
         if (cc.on) v = boundary_value(zq[1], nb, pq[0], cc.mask, cc.n_fixed, cc.cd, cc.cl);
       }
       if (k == next_k) {
-        v = apply_events(v, v_int, zq[1], nb, pq[0], k, e, e_end, io, src_value);
+        v = apply_event_records(v, v_int, zq[1], nb, pq[0], k, e, e_end, io, src_value);
         next_k = e < e_end ? __ldg(io.ev_k + e) : INT_MAX;
       }
     }
