@@ -18,6 +18,7 @@
 
 #include "bench/realtime_bench.hpp"
 #include "bench/webb_bench.hpp"
+#include "cuda/kernel_registry.hpp"
 #include "cli/commands.hpp"
 #include "cli/decomp_setup.hpp"
 #include "cli/interrupt.hpp"
@@ -45,6 +46,7 @@ struct RealtimeOptions {
   int steps_per_frame = 0;  // 0: rate / 60
   std::string kernel = "auto";
   std::string block;  // BX,BY: instead of the kernel's default (or auto's choice)
+  int z_waves = 0;    // the whole-step kernels' z chunks (0: the kernel's rule or auto's choice)
   std::string display = "off";
   std::string graph = "both";
   std::string overlap = "on";
@@ -149,6 +151,7 @@ int run_realtime(const RealtimeOptions& o) {
     cfg.kernel = o.kernel;
     if (o.kernel != "auto") (void)KernelRegistry::instance().at(o.kernel);  // lists the ids when unknown
     if (!o.block.empty()) cfg.block = bench::parse_block(o.block);
+    cfg.z_waves = o.z_waves;
     cfg.steps = o.steps;
     cfg.steps_per_frame = o.steps_per_frame;
     cfg.reps = o.reps;
@@ -243,6 +246,10 @@ void add_bench_realtime(CLI::App& bench) {
   c->add_option("--kernel", o->kernel, "kernel id (see `wavescope kernels`) or auto (the autotuned choice)")
       ->capture_default_str();
   c->add_option("--block", o->block, "BX,BY: the kernel's block instead of its default or auto's (tuning)");
+  c->add_option("--z-waves", o->z_waves,
+                "the whole-step kernels' z chunks sized for this many waves of resident blocks instead of the "
+                "kernel's rule or auto's choice (tuning)")
+      ->check(CLI::Range(1, kMaxZWaves));
   c->add_option("--display", o->display, "the GUI's views drawn offscreen every frame: on, off or both")
       ->check(CLI::IsMember({"on", "off", "both"}))
       ->capture_default_str();

@@ -147,6 +147,8 @@ std::string block_text(const BlockShape& b, bool uses_z) {
   return s;
 }
 
+std::string waves_text(int z_waves) { return z_waves > 0 ? ", z chunks for " + std::to_string(z_waves) + " waves" : ""; }
+
 // The display with no steps between frames: `frames` captures and draws of the same
 // field, until the last is on screen, by the host clock (median of three; one warm-up).
 // What a frame's picture costs by itself, beside what it costs among the steps.
@@ -206,10 +208,15 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
     res.gpus = (int)std::set<int>(cfg.decomp.devices.begin(), cfg.decomp.devices.end()).size();
     res.slabs = decomp_probe(m.solver())->slab_count();
   } else {
-    if (cfg.block.x > 0)
-      m.set_kernel(cuda->kernel().id, LaunchOptions{cfg.block, cuda->launch_options().readonly_cache});
+    if (cfg.block.x > 0 || cfg.z_waves > 0) {
+      LaunchOptions o = cuda->launch_options();
+      if (cfg.block.x > 0) o.block = cfg.block;
+      if (cfg.z_waves > 0) o.z_waves = cfg.z_waves;
+      m.set_kernel(cuda->kernel().id, o);
+    }
     res.kernel_id = cuda->kernel().id;
     res.block = cuda->launch_options().block;
+    res.z_waves = cuda->launch_options().z_waves;
     res.block_uses_z = cuda->kernel().block_uses_z;
     res.auto_note = m.kernel_choice_note();
   }
@@ -237,7 +244,7 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
   const long long steps = (long long)frames * per_frame;
   log << "scene '" << cfg.scene_label << "': " << g.nx << "x" << g.ny << "x" << g.nz << " at " << res.rate_hz
       << " Hz, kernel " << res.kernel_id << " "
-      << (slabs ? "on " + res.decomposition : block_text(res.block, res.block_uses_z))
+      << (slabs ? "on " + res.decomposition : block_text(res.block, res.block_uses_z) + waves_text(res.z_waves))
       << (res.auto_note.empty() ? "" : " (" + res.auto_note + ")") << ", " << frames << " frames of " << per_frame
       << " steps per repetition\n";
 
@@ -296,7 +303,7 @@ void print_realtime_table(const RealtimeResult& r, std::ostream& out) {
     out << "  decomposed: on " << r.gpus << " GPU(s), " << r.slabs << " slabs (" << r.decomposition
         << "); kernel-only: the same slabs and kernel, bare\n";
   out << "  kernel " << r.kernel_id << " "
-      << (r.slabs > 0 ? std::string("on every slab") : block_text(r.block, r.block_uses_z))
+      << (r.slabs > 0 ? std::string("on every slab") : block_text(r.block, r.block_uses_z) + waves_text(r.z_waves))
       << (r.auto_note.empty() ? "" : " (" + r.auto_note + ")") << "; copy bandwidth " << fixed(r.copy_gbs, 1)
       << " GB/s, L2 bandwidth " << fixed(r.l2_gbs, 1) << " GB/s, roofline " << fixed(roofline_gpoints(r.copy_gbs, r.bytes_per_point) * std::max(1, r.gpus), 1)
       << " Gpoints/s" << (r.gpus > 1 ? " (all " + std::to_string(r.gpus) + " GPUs)" : "") << " at "
@@ -362,6 +369,7 @@ std::vector<BenchRecord> realtime_records(const RealtimeResult& r) {
                {"l2_gbs", r.l2_gbs},
                {"stencil", r.stencil},
                {"block", {r.block.x, r.block.y, r.block.z}},
+               {"z_waves", r.z_waves},
                {"auto", r.auto_note},
                {"rate_hz", r.rate_hz},
                {"graph", row.graph},

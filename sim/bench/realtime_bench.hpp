@@ -39,6 +39,7 @@ struct RealtimeConfig {
                                // (on slabs: the slabs' default, decomposed_solver.hpp)
   DecompOptions decomp;        // devices: the slabs' GPUs (empty: one GPU, the ordinary solver)
   BlockShape block{0, 0, 0};   // x > 0: the kernel runs this block (tuning; one GPU only)
+  int z_waves = 0;             // > 0: the kernel's z chunks aim at this many waves (LaunchOptions)
   long long steps = 0;         // timed steps per repetition (0: 30 frames)
   int steps_per_frame = 0;     // steps per frame (0: the sample rate / 60)
   int reps = 5;
@@ -81,6 +82,7 @@ struct RealtimeResult {
   std::string device, scene_label, kernel_id, precision, stencil, auto_note;
   BlockShape block;
   bool block_uses_z = false;
+  int z_waves = 0;  // the launch's LaunchOptions::z_waves (0: the kernel's rule)
   int nx = 0, ny = 0, nz = 0;
   double rate_hz = 0.0, dt_s = 0.0;
   long long boundary_nodes = 0, solid_nodes = 0;

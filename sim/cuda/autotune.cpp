@@ -18,6 +18,11 @@ std::string block_text(const BlockShape& b) {
   return s;
 }
 
+// The block, and the z-chunk waves where they are not the kernel's own rule.
+std::string launch_text(const BlockShape& b, int z_waves) {
+  return block_text(b) + (z_waves > 0 ? ", " + std::to_string(z_waves) + " waves" : "");
+}
+
 // The cache at `path`, or an empty one for `id` (with a message when a file was there
 // but could not be used).
 AutotuneCache load_cache(const std::string& path, const TuneIdentity& id, std::ostream* log) {
@@ -52,7 +57,7 @@ void store_cache(const std::string& path, const AutotuneCache& c, std::ostream* 
 
 }  // namespace
 
-std::string TuneChoice::label() const { return "auto \u2192 " + kernel + " " + block_text(block); }
+std::string TuneChoice::label() const { return "auto \u2192 " + kernel + " " + launch_text(block, z_waves); }
 
 TuneChoice autotune(const TuneProblem& problem, const TuneIdentity& identity,
                     const std::vector<TuneCandidate>& candidates, const TuneMeasure& measure,
@@ -71,10 +76,12 @@ TuneChoice autotune(const TuneProblem& problem, const TuneIdentity& identity,
     if (it != cache.entries.end()) {
       const AutotuneCacheEntry& e = it->second;
       for (const auto& c : candidates)
-        if (c.kernel == e.kernel && c.block.x == e.block[0] && c.block.y == e.block[1] && c.block.z == e.block[2]) {
+        if (c.kernel == e.kernel && c.block.x == e.block[0] && c.block.y == e.block[1] && c.block.z == e.block[2] &&
+            c.z_waves == e.z_waves) {
           TuneChoice out;
           out.kernel = c.kernel;
           out.block = c.block;
+          out.z_waves = c.z_waves;
           out.seconds_per_step = e.seconds_per_step;
           out.from_cache = true;
           return out;
@@ -99,17 +106,18 @@ TuneChoice autotune(const TuneProblem& problem, const TuneIdentity& identity,
     try {
       sec = measure(c, share);
     } catch (const std::exception& e) {
-      refused += "\n  " + c.kernel + " " + block_text(c.block) + ": " + e.what();
+      refused += "\n  " + c.kernel + " " + launch_text(c.block, c.z_waves) + ": " + e.what();
       continue;
     }
     if (!(sec > 0.0)) {
-      refused += "\n  " + c.kernel + " " + block_text(c.block) + ": no time measured";
+      refused += "\n  " + c.kernel + " " + launch_text(c.block, c.z_waves) + ": no time measured";
       continue;
     }
     ++measured;
     if (best.kernel.empty() || sec < best.seconds_per_step) {
       best.kernel = c.kernel;
       best.block = c.block;
+      best.z_waves = c.z_waves;
       best.seconds_per_step = sec;
     }
   }
@@ -117,11 +125,11 @@ TuneChoice autotune(const TuneProblem& problem, const TuneIdentity& identity,
   best.measured = measured;
   best.tune_s = elapsed();
   if (o.log) {
-    *o.log << "autotune: " << key << ": " << best.kernel << " " << block_text(best.block) << " ("
+    *o.log << "autotune: " << key << ": " << best.kernel << " " << launch_text(best.block, best.z_waves) << " ("
            << best.seconds_per_step * 1e6 << " us per step; " << measured << " of " << candidates.size()
            << " candidates timed in " << best.tune_s << " s)\n";
   }
-  cache.entries[key] = {best.kernel, {best.block.x, best.block.y, best.block.z}, best.seconds_per_step};
+  cache.entries[key] = {best.kernel, {best.block.x, best.block.y, best.block.z}, best.seconds_per_step, best.z_waves};
   if (use_file) store_cache(path, cache, o.log);
   return best;
 }

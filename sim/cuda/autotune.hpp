@@ -23,11 +23,13 @@ namespace ws {
 struct TuneCandidate {
   std::string kernel;
   BlockShape block;
+  int z_waves = 0;  // LaunchOptions::z_waves (0: the kernel's rule)
 };
 
 struct TuneChoice {
   std::string kernel;
   BlockShape block;
+  int z_waves = 0;
   double seconds_per_step = 0.0;
   bool from_cache = false;
   int measured = 0;      // candidates timed (0 when cached)

@@ -1,5 +1,7 @@
 #include "cuda/autotune_cache.hpp"
 
+#include "cuda/kernel_registry.hpp"
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -62,6 +64,12 @@ AutotuneCache AutotuneCache::parse(const std::string& text) {
     if (!s.is_number() || !(s.get<double>() > 0.0))
       throw std::runtime_error(where + ".seconds_per_step is not a positive number");
     out.seconds_per_step = s.get<double>();
+    if (e.contains("z_waves")) {
+      const auto& w = e["z_waves"];
+      if (!w.is_number_integer() || w.get<long long>() < 0 || w.get<long long>() > kMaxZWaves)
+        throw std::runtime_error(where + ".z_waves is not an integer in 0.." + std::to_string(kMaxZWaves));
+      out.z_waves = (int)w.get<long long>();
+    }
     c.entries[it.key()] = out;
   }
   return c;
@@ -69,9 +77,11 @@ AutotuneCache AutotuneCache::parse(const std::string& text) {
 
 std::string AutotuneCache::dump() const {
   nlohmann::json e = nlohmann::json::object();
-  for (const auto& [key, v] : entries)
+  for (const auto& [key, v] : entries) {
     e[key] = {{"kernel", v.kernel}, {"block", {v.block[0], v.block[1], v.block[2]}},
               {"seconds_per_step", v.seconds_per_step}};
+    if (v.z_waves > 0) e[key]["z_waves"] = v.z_waves;
+  }
   const nlohmann::json j = {{"version", kVersion},
                             {"device", identity.device},
                             {"driver", identity.driver},

@@ -34,6 +34,7 @@ struct AutotuneCacheEntry {
   std::string kernel;
   std::array<int, 3> block{1, 1, 1};
   double seconds_per_step = 0.0;
+  int z_waves = 0;  // LaunchOptions::z_waves; "z_waves" in the file, absent for 0
 };
 
 struct AutotuneCache {

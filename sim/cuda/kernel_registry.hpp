@@ -22,7 +22,15 @@ struct BlockShape {
 struct LaunchOptions {
   BlockShape block;
   bool readonly_cache = true;  // const __restrict__ + __ldg loads of u^n, or plain loads
+  // For kernels that cut z into chunks to have enough blocks (the whole-step kernels,
+  // KernelVariant::room_z_waves): the waves of resident blocks the chunks aim at; 0 the
+  // kernel's own rule. Fewer waves mean longer chunks (fewer planes loaded twice at the
+  // chunks' ends), more waves a shorter tail per wave; which wins depends on the room.
+  int z_waves = 0;
 };
+
+// The largest z_waves a launch accepts.
+constexpr int kMaxZWaves = 64;
 
 // One update u^{n+1} = c_0 u^n + lambda^2 sum w_p u^n(x+p) - u^{n-1}, in place.
 template <class T>
@@ -111,6 +119,9 @@ struct KernelVariant {
   // The blocks `--kernel auto` times this whole-step kernel at on a room (room_autotune.hpp);
   // empty: its preferred block only.
   std::vector<BlockShape> room_blocks;
+  // The z-chunk waves (LaunchOptions::z_waves) `--kernel auto` also times it at on a room,
+  // at each of its room blocks, beside its own rule; empty: its own rule only.
+  std::vector<int> room_z_waves;
   // Called when a solver stops using the kernel (a switch, the solver's end) on the
   // solver's device, after its stream is idle: undoes device-wide state the launches
   // set up (L2 lines marked persisting would otherwise keep part of L2 from every

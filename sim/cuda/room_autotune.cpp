@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <memory>
 
 #include "cuda/cuda_solver.hpp"
 
@@ -72,8 +73,10 @@ std::vector<TuneCandidate> room_candidates(const TuneChoice& bare, const Stencil
     std::vector<BlockShape> blocks = v->room_blocks;
     if (blocks.empty()) blocks.push_back(preferred_block(*v, stencil, precision));
     for (const BlockShape& b : blocks) {
-      if (v->id == bare.kernel && b.x == bare.block.x && b.y == bare.block.y && b.z == bare.block.z) continue;
-      out.push_back({v->id, b});
+      if (!(v->id == bare.kernel && b.x == bare.block.x && b.y == bare.block.y && b.z == bare.block.z &&
+            bare.z_waves == 0))
+        out.push_back({v->id, b, 0});
+      for (int w : v->room_z_waves) out.push_back({v->id, b, w});
     }
   }
   return out;
@@ -91,12 +94,19 @@ TuneChoice autotune_room_on_device(const TuneChoice& bare, const Stencil& stenci
       s.signal.kind = SignalKind::Gaussian;
       s.signal.width_s = 1e-3;
     }
+  // One scratch solver per kernel: its blocks and z-chunk waves are switched on it (the
+  // switch drops its graphs and tiles), so the room's fields and boundary are set up once
+  // per kernel rather than per candidate.
+  std::unique_ptr<CudaWaveSolver> s;
   const TuneMeasure measure = [&](const TuneCandidate& c, double) {
-    auto s = make_cuda_solver(precision, stencil, nx, ny, nz, step.courant, step.dt_s, c.kernel);
-    s->set_kernel(c.kernel, LaunchOptions{c.block, true});
-    if (step.plan) s->set_boundary(*step.plan);
-    s->set_sources(sources);
-    s->set_receiver_taps(step.receivers);
+    if (!s || s->kernel().id != c.kernel) {
+      s.reset();  // the previous kernel's fields go before the next one's are allocated
+      s = make_cuda_solver(precision, stencil, nx, ny, nz, step.courant, step.dt_s, c.kernel);
+      if (step.plan) s->set_boundary(*step.plan);
+      s->set_sources(sources);
+      s->set_receiver_taps(step.receivers);
+    }
+    s->set_kernel(c.kernel, LaunchOptions{c.block, true, c.z_waves});
     s->advance(130);  // warm-up: the step graph's captures, the first launches' set-up
     // Advances of doubling length until one takes 5 ms, then at least three of them and
     // 40 ms in all; the fastest per-step time counts

@@ -33,7 +33,7 @@ TuneProblem room_problem(const TuneProblem& grid, const RoomStep& step);
 
 // The candidates on the room: the bare grid's choice first, then every whole-step kernel
 // that runs the stencil and precision and may be picked by auto, at each of its room_blocks
-// (or its preferred block).
+// (or its preferred block), with its own z chunks and with each of its room_z_waves.
 std::vector<TuneCandidate> room_candidates(const TuneChoice& bare, const Stencil& stencil, Precision precision);
 
 // The bare choice when the room's step is bare or no whole-step kernel runs the stencil;

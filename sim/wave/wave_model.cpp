@@ -272,7 +272,7 @@ std::string WaveModel::resolve_auto_kernel(Precision p, LaunchOptions& options, 
     } catch (const std::exception& e) {
       std::cerr << "autotune on the room's step: " << e.what() << "; keeping the bare grid's choice\n";
     }
-    options = LaunchOptions{c.block, true};
+    options = LaunchOptions{c.block, true, c.z_waves};
     kernel_choice_note_ = c.label() + room_note;
     return c.kernel;
   } catch (const std::exception& e) {

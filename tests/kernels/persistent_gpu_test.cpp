@@ -127,11 +127,11 @@ BoundaryPlan without_node(BoundaryPlan p, const FieldLayout& L, int i, int j, in
 }
 
 Run run(Precision p, const std::string& kernel, const BlockShape* block, const std::vector<int>& advances, Room room,
-        const std::string& stencil = "7pt", bool graph = true) {
+        const std::string& stencil = "7pt", bool graph = true, int z_waves = 0) {
   const Stencil st = make_stencil(stencil);
   auto solver = make_cuda_solver(p, st, kNx, kNy, kNz, st.courant_max, kDt, kernel);
   solver->set_step_graph(graph);
-  if (block) solver->set_kernel(kernel, LaunchOptions{*block, true});
+  if (block) solver->set_kernel(kernel, LaunchOptions{*block, true, z_waves});
   const SolidNodes solids = room == Room::WallsAndObstacle ? obstacle() : SolidNodes{};
   BoxWalls fixed;
   fixed.fill(WallCondition::fixed());
@@ -200,7 +200,7 @@ long long differing_bits(const std::vector<double>& a, const std::vector<double>
 }
 
 void compare(Precision p, double tol, const std::string& kernel, Room room, const std::vector<BlockShape>& blocks,
-             const std::string& stencil = "7pt", bool graph = true) {
+             const std::string& stencil = "7pt", bool graph = true, int z_waves = 0) {
   WS_REQUIRE_GPU();
   const std::vector<int> advances = {1, 7, 500, 4100, 33, 2};
   const Stencil st = make_stencil(stencil);
@@ -210,8 +210,8 @@ void compare(Precision p, double tol, const std::string& kernel, Room room, cons
   for (BlockShape b : blocks) {
     SCOPED_TRACE(::testing::Message() << kernel << " " << to_string(p) << " block " << b.x << "x" << b.y << "x" << b.z
                                       << " " << stencil << " " << room_name(room) << (graph ? "" : ", graph off")
-                                      << " vs " << ref_kernel);
-    const Run got = run(p, kernel, &b, advances, room, stencil, graph);
+                                      << ", z_waves " << z_waves << " vs " << ref_kernel);
+    const Run got = run(p, kernel, &b, advances, room, stencil, graph, z_waves);
     const auto [d, m] = testing::max_diff(got.cur, ref.cur, L);
     EXPECT_GT(m, 0.0);
     EXPECT_LE(d, tol * m) << "u^n: max |diff| " << d << " of max |u| " << m;
@@ -357,6 +357,32 @@ TEST(ZstreamFused, MatchesTheStepPathWithTheGraphOff) {
   for (const auto& f : kFusedKernels) {
     compare(Precision::Float, 1e-5, f.kernel, Room::WallsAndObstacle, {f.blocks[0], f.odd}, "7pt", false);
     compare(Precision::Double, 1e-12, f.kernel, Room::WallsAndObstacle, {f.blocks[0]}, "7pt", false);
+  }
+}
+
+// The z chunks sized for other waves of resident blocks (LaunchOptions::z_waves, which the
+// room's autotune tries): one wave (the longest chunks), two, and the most allowed (the
+// chunks' minimum planes).
+TEST(ZstreamFused, MatchesTheStepPathWithOtherZChunkWaves) {
+  for (const auto& f : kFusedKernels)
+    for (int w : {1, 2, kMaxZWaves}) {
+      compare(Precision::Float, 1e-5, f.kernel, Room::WallsAndObstacle, {f.blocks[0]}, "7pt", true, w);
+      compare(Precision::Double, 1e-12, f.kernel, Room::WallsAndObstacle, {f.odd}, "7pt", true, w);
+    }
+}
+
+TEST(ZstreamFused, RefusesZWavesOutOfRangeAndKeepsItsKernel) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  auto solver = make_cuda_solver(Precision::Float, st, kNx, kNy, kNz, st.courant_max, kDt, "zstream_fused");
+  for (int w : {-1, kMaxZWaves + 1}) {
+    try {
+      solver->set_kernel("zstream_fused_vec", LaunchOptions{{16, 8, 1}, true, w});
+      FAIL() << "z_waves " << w << " was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("z_waves " + std::to_string(w)), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(solver->kernel().id, "zstream_fused");
   }
 }
 

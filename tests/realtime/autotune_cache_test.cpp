@@ -258,6 +258,43 @@ TEST(Autotune, CacheRoundTripAndParseErrors) {
     EXPECT_THROW(AutotuneCache::parse(bad), std::runtime_error) << bad;
 }
 
+// A whole-step kernel's z-chunk waves are part of the choice: picked, labelled, cached
+// and reused only for the same waves; a cache entry without them reads as the kernel's rule.
+TEST(Autotune, ZChunkWavesArePartOfTheChoice) {
+  TempDir d;
+  std::ostringstream log;
+  const std::vector<TuneCandidate> cands = {{"zstream_fused_vec", {16, 8, 1}, 0}, {"zstream_fused_vec", {16, 8, 1}, 2}};
+  int calls = 0;
+  const TuneMeasure m = [&](const TuneCandidate& c, double) {
+    ++calls;
+    return c.z_waves == 2 ? 1e-5 : 2e-5;
+  };
+  const TuneChoice c = autotune(kProblem, kId, cands, m, opts(d, log));
+  EXPECT_EQ(c.z_waves, 2);
+  EXPECT_EQ(c.label(), "auto \u2192 zstream_fused_vec 16x8, 2 waves");
+  const auto cache = AutotuneCache::parse(read(d.path / "wavescope" / "autotune.json"));
+  EXPECT_EQ(cache.entries.at("7pt/float/160x180x130").z_waves, 2);
+  const TuneChoice again = autotune(kProblem, kId, cands, m, opts(d, log));
+  EXPECT_TRUE(again.from_cache);
+  EXPECT_EQ(again.z_waves, 2);
+  EXPECT_EQ(calls, 2);
+  // Without the 2-wave candidate the cached choice is stale: measured again.
+  const TuneChoice only_rule = autotune(kProblem, kId, {cands[0]}, m, opts(d, log));
+  EXPECT_FALSE(only_rule.from_cache);
+  EXPECT_EQ(only_rule.z_waves, 0);
+  EXPECT_EQ(only_rule.label(), "auto \u2192 zstream_fused_vec 16x8");
+  const AutotuneCache old = AutotuneCache::parse(
+      "{\"version\":1,\"device\":\"a\",\"driver\":\"b\",\"build\":\"c\",\"entries\":{\"k\":{\"kernel\":\"x\","
+      "\"block\":[8,8,1],\"seconds_per_step\":1}}}");
+  EXPECT_EQ(old.entries.at("k").z_waves, 0);
+  for (const char* w : {"-1", "65", "2.5", "\"2\""})
+    EXPECT_THROW(AutotuneCache::parse(std::string("{\"version\":1,\"device\":\"a\",\"driver\":\"b\",\"build\":\"c\","
+                                                  "\"entries\":{\"k\":{\"kernel\":\"x\",\"block\":[8,8,1],"
+                                                  "\"seconds_per_step\":1,\"z_waves\":") + w + "}}}"),
+                 std::runtime_error)
+        << w;
+}
+
 TEST(Autotune, CandidatesRunTheStencilPreferredBlocksFirst) {
   const Stencil st = make_stencil("7pt");
   const auto c = tune_candidates(st, Precision::Float);

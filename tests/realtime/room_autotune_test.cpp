@@ -50,13 +50,18 @@ TEST(RoomAutotune, CandidatesAreTheBareChoiceThenTheWholeStepKernels) {
     fused |= v.id == "zstream_fused";
   }
   EXPECT_TRUE(fused);
-  // A kernel with room_blocks is timed at each of them (zstream_fused_vec: four), once.
+  // A kernel with room_blocks is timed at each of them (zstream_fused_vec: four), once with
+  // its own z chunks and once with each of its room_z_waves.
   const KernelVariant& vec = KernelRegistry::instance().at("zstream_fused_vec");
   ASSERT_GE(vec.room_blocks.size(), 2u);
+  ASSERT_GE(vec.room_z_waves.size(), 1u);
   for (const BlockShape& b : vec.room_blocks) {
-    int n = 0;
-    for (const auto& x : c) n += x.kernel == vec.id && x.block.x == b.x && x.block.y == b.y && x.block.z == b.z;
-    EXPECT_EQ(n, 1) << b.x << "x" << b.y;
+    std::vector<int> waves;
+    for (const auto& x : c)
+      if (x.kernel == vec.id && x.block.x == b.x && x.block.y == b.y && x.block.z == b.z) waves.push_back(x.z_waves);
+    std::vector<int> want = {0};
+    want.insert(want.end(), vec.room_z_waves.begin(), vec.room_z_waves.end());
+    EXPECT_EQ(waves, want) << b.x << "x" << b.y;
   }
   // The bare choice is not repeated among the room blocks.
   TuneChoice vec_bare;

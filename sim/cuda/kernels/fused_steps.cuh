@@ -136,7 +136,8 @@ int launch_fused_steps(FusedStepKernel<T> with_io, FusedStepKernel<T> bare, dim3
 //   template <class T> static int x_per_thread();                     (points of a row per thread)
 //   template <class T> static int min_chunk_planes(const TiledStepData<T>* io);
 // A thread streams its column(s) through z chunks of at least min_chunk_planes planes,
-// enough chunks for kFusedTargetWaves waves of resident blocks where the grid allows.
+// enough chunks for kFusedTargetWaves waves of resident blocks where the grid allows (or
+// LaunchOptions::z_waves: `--kernel auto` times a room at other waves too, room_z_waves).
 constexpr int kFusedTargetWaves = 6;
 
 template <class K, class T>
@@ -149,7 +150,12 @@ int fused_launch_steps(T* cur, T* prev, int steps, const FieldLayout& L, const S
   const long long gy = ceil_div(L.ny, o.block.y);
   const FusedStepKernel<T> with_io = K::template kernel<T, true>(), bare = K::template kernel<T, false>();
   const int resident = resident_blocks_per_sm((const void*)(io ? with_io : bare), block.x * block.y, 0) * device_sm_count();
-  const int chunks = z_chunks_for(gx * gy, resident, L.nz, kFusedTargetWaves, K::template min_chunk_planes<T>(io));
+  if (o.z_waves < 0 || o.z_waves > kMaxZWaves)
+    throw std::invalid_argument(std::string("kernel '") + K::name() + "': z_waves " + std::to_string(o.z_waves) +
+                                " is not allowed: 0 (the kernel's rule, " + std::to_string(kFusedTargetWaves) +
+                                " waves) or 1.." + std::to_string(kMaxZWaves));
+  const int waves = o.z_waves > 0 ? o.z_waves : kFusedTargetWaves;
+  const int chunks = z_chunks_for(gx * gy, resident, L.nz, waves, K::template min_chunk_planes<T>(io));
   const int chunk = (L.nz + chunks - 1) / chunks;
   const dim3 grid = checked_grid(gx, gy, (L.nz + chunk - 1) / chunk, K::name());
   return launch_fused_steps<T>(with_io, bare, grid, block, chunk, cur, prev, steps, L, w, io, stream);

@@ -199,6 +199,9 @@ void register_zstream_fused_vec_kernels(KernelRegistry& r) {
   // 8x16 at 24 kHz (10% above 16x8 there), 16x16 at 48 kHz; 8x32 came close at 24 kHz.
   v.default_block = {16, 8, 1};
   v.room_blocks = {{16, 8, 1}, {8, 16, 1}, {8, 32, 1}, {16, 16, 1}};
+  // Chunks for 2 waves besides its 6: on the H200 the 32 kHz shoebox runs 4% faster with
+  // them, the 48 kHz one 10% slower, the 24 kHz one the same (docs/benchmarks.md).
+  v.room_z_waves = {2};
   v.block_uses_z = false;
   v.has_readonly_toggle = false;
   v.graph_capturable = false;  // run through multi_float/multi_double, whose runs the solver replays itself
