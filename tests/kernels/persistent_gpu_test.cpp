@@ -24,6 +24,7 @@
 #include "common/gpu.hpp"
 #include "common/random_field.hpp"
 #include "core/sample_stream.hpp"
+#include "cuda/column_events.hpp"
 #include "cuda/cuda_solver.hpp"
 #include "cuda/tiled_step.hpp"
 
@@ -384,6 +385,37 @@ TEST(ZstreamFused, RefusesZWavesOutOfRangeAndKeepsItsKernel) {
     }
     EXPECT_EQ(solver->kernel().id, "zstream_fused");
   }
+}
+
+// A column holding more events than a 16-bit cursor offset (a rod of solid nodes through a
+// 5 x 5 tube of 65,540 planes, absorbing walls): the step keeps no cursors and zstream_fused
+// searches its columns' events; the same bits as the per-step path.
+TEST(ZstreamFused, AColumnTooLongForCursorsIsSearched) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  const int n = 5, nz = kMaxCursorOffset + 5;
+  SolidNodes rod;
+  rod.material.assign((size_t)n * n * nz, 0);
+  rod.admittance = {0.5};
+  for (int k = 0; k < nz; ++k) rod.material[2 + (size_t)n * (2 + (size_t)n * k)] = 1;
+  std::vector<double> got[2];
+  for (int which = 0; which < 2; ++which) {
+    const std::string id = which == 0 ? default_kernel_for(st, Precision::Float) : "zstream_fused";
+    auto solver = make_cuda_solver(Precision::Float, st, n, n, nz, st.courant_max, kDt, id);
+    const BoundaryPlan plan = make_boundary_plan(solver->layout(), room_walls(), rod, st.courant_max);
+    ASSERT_EQ(plan.solid.size(), (size_t)nz);
+    solver->set_boundary(plan);
+    const FieldLayout& L = solver->layout();
+    auto a = testing::random_field(L, 43), b = testing::random_field(L, 44);
+    for (int64_t q : plan.solid) a[q] = b[q] = 0;
+    solver->write_state(a, b, 0);
+    solver->advance(7);
+    std::vector<double> prev;
+    solver->read_state(got[which], prev);
+  }
+  ASSERT_EQ(got[0].size(), got[1].size());
+  EXPECT_EQ(differing_bits(got[0], got[1]), 0);
+  EXPECT_GT(*std::max_element(got[1].begin(), got[1].end()), 0.0);
 }
 
 // A few steps on a small grid, with walls, sources and receivers: what compute-sanitizer's
