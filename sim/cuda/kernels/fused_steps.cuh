@@ -174,23 +174,37 @@ void fused_launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t
                                  stream);
 }
 
-// The events of one node at plane k applied to its value v (v_int: its interior update;
-// nb: its six neighbours, -x, +x, -y, +y, -z, +z); advances e past them. The first
-// event at e is at plane k.
+// One event of a node applied to its value v (v_int: its interior update; nb: its six
+// neighbours, -x, +x, -y, +y, -z, +z): `code` as in column_events.hpp, and for a boundary
+// node `coeffs()` its boundary coefficients (read only then).
+template <class T>
+struct EventCoeffs {
+  uint8_t mask, n_fixed;
+  T cd, cl;
+};
+template <class T, class Coeffs>
+__device__ __forceinline__ T apply_event(int code, T v, T v_int, T u, const T (&nb)[6], T u_prev, const T* src_value,
+                                         Coeffs coeffs) {
+  if (code >= 0) {
+    const EventCoeffs<T> c = coeffs();
+    return boundary_value(u, nb, u_prev, c.mask, c.n_fixed, c.cd, c.cl);
+  }
+  if (code == kEventSolid) return T(0);
+  if (code == kEventPlain) return v_int;
+  return v + src_value[event_source_index(code)];
+}
+
+// The events of one node at plane k applied to its value v; advances e past them. The
+// first event at e is at plane k. The coefficients from the bnd_* arrays the code indexes.
 template <class T>
 __device__ __forceinline__ T apply_events(T v, T v_int, T u, const T (&nb)[6], T u_prev, int k, int& e, int e_end,
                                           const TiledStepData<T>& io, const T* src_value) {
   do {
     const int code = __ldg(io.ev_code + e);
-    if (code >= 0)
-      v = boundary_value(u, nb, u_prev, __ldg(io.bnd_mask + code), __ldg(io.bnd_nfixed + code), __ldg(io.bnd_cd + code),
-                         __ldg(io.bnd_cl + code));
-    else if (code == kEventSolid)
-      v = T(0);
-    else if (code == kEventPlain)
-      v = v_int;
-    else
-      v += src_value[event_source_index(code)];
+    v = apply_event(code, v, v_int, u, nb, u_prev, src_value, [&] {
+      return EventCoeffs<T>{__ldg(io.bnd_mask + code), __ldg(io.bnd_nfixed + code), __ldg(io.bnd_cd + code),
+                               __ldg(io.bnd_cl + code)};
+    });
     ++e;
   } while (e < e_end && __ldg(io.ev_k + e) == k);
   return v;
@@ -222,20 +236,15 @@ __device__ __forceinline__ EventRecord<T> load_event_record(const EventRecord<T>
 }
 
 // The events of one node at plane k applied to its value v, from the events' records
-// (zstream_fused; apply_events' arithmetic and order); advances e past them.
+// (zstream_fused: the code and the coefficients in one load); advances e past them.
 template <class T>
 __device__ __forceinline__ T apply_event_records(T v, T v_int, T u, const T (&nb)[6], T u_prev, int k, int& e,
                                                  int e_end, const TiledStepData<T>& io, const T* src_value) {
   do {
     const EventRecord<T> r = load_event_record(io.ev_rec + e);
-    if (r.code >= 0)
-      v = boundary_value(u, nb, u_prev, (uint8_t)(r.flags & 0xff), (uint8_t)((r.flags >> 8) & 0xff), r.cd, r.cl);
-    else if (r.code == kEventSolid)
-      v = T(0);
-    else if (r.code == kEventPlain)
-      v = v_int;
-    else
-      v += src_value[event_source_index(r.code)];
+    v = apply_event(r.code, v, v_int, u, nb, u_prev, src_value, [&] {
+      return EventCoeffs<T>{(uint8_t)(r.flags & 0xff), (uint8_t)((r.flags >> 8) & 0xff), r.cd, r.cl};
+    });
     ++e;
   } while (e < e_end && __ldg(io.ev_k + e) == k);
   return v;
