@@ -1,6 +1,6 @@
 #include "cuda/autotune_cache.hpp"
 
-#include "cuda/kernel_registry.hpp"
+#include "cuda/z_waves.hpp"
 
 #include <cstdlib>
 #include <fstream>

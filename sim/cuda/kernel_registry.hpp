@@ -10,6 +10,7 @@
 
 #include "core/field_layout.hpp"
 #include "core/precision.hpp"
+#include "cuda/z_waves.hpp"
 #include "stencil/stencil.hpp"
 
 namespace ws {
@@ -29,8 +30,6 @@ struct LaunchOptions {
   int z_waves = 0;
 };
 
-// The largest z_waves a launch accepts.
-constexpr int kMaxZWaves = 64;
 
 // One update u^{n+1} = c_0 u^n + lambda^2 sum w_p u^n(x+p) - u^{n-1}, in place.
 template <class T>
