@@ -12,6 +12,7 @@
 #include "bench/text_table.hpp"
 #include "core/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
+#include "cuda/z_waves.hpp"
 #include "wave/wave_model.hpp"
 
 namespace ws::bench {
@@ -147,8 +148,6 @@ std::string block_text(const BlockShape& b, bool uses_z) {
   return s;
 }
 
-std::string waves_text(int z_waves) { return z_waves > 0 ? ", z chunks for " + std::to_string(z_waves) + " waves" : ""; }
-
 // The display with no steps between frames: `frames` captures and draws of the same
 // field, until the last is on screen, by the host clock (median of three; one warm-up).
 // What a frame's picture costs by itself, beside what it costs among the steps.
@@ -244,7 +243,7 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
   const long long steps = (long long)frames * per_frame;
   log << "scene '" << cfg.scene_label << "': " << g.nx << "x" << g.ny << "x" << g.nz << " at " << res.rate_hz
       << " Hz, kernel " << res.kernel_id << " "
-      << (slabs ? "on " + res.decomposition : block_text(res.block, res.block_uses_z) + waves_text(res.z_waves))
+      << (slabs ? "on " + res.decomposition : block_text(res.block, res.block_uses_z) + z_waves_text(res.z_waves))
       << (res.auto_note.empty() ? "" : " (" + res.auto_note + ")") << ", " << frames << " frames of " << per_frame
       << " steps per repetition\n";
 
@@ -303,7 +302,7 @@ void print_realtime_table(const RealtimeResult& r, std::ostream& out) {
     out << "  decomposed: on " << r.gpus << " GPU(s), " << r.slabs << " slabs (" << r.decomposition
         << "); kernel-only: the same slabs and kernel, bare\n";
   out << "  kernel " << r.kernel_id << " "
-      << (r.slabs > 0 ? std::string("on every slab") : block_text(r.block, r.block_uses_z) + waves_text(r.z_waves))
+      << (r.slabs > 0 ? std::string("on every slab") : block_text(r.block, r.block_uses_z) + z_waves_text(r.z_waves))
       << (r.auto_note.empty() ? "" : " (" + r.auto_note + ")") << "; copy bandwidth " << fixed(r.copy_gbs, 1)
       << " GB/s, L2 bandwidth " << fixed(r.l2_gbs, 1) << " GB/s, roofline " << fixed(roofline_gpoints(r.copy_gbs, r.bytes_per_point) * std::max(1, r.gpus), 1)
       << " Gpoints/s" << (r.gpus > 1 ? " (all " + std::to_string(r.gpus) + " GPUs)" : "") << " at "

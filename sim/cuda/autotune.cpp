@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "atomic_file.hpp"
+#include "cuda/z_waves.hpp"
 
 namespace ws {
 
@@ -19,9 +20,7 @@ std::string block_text(const BlockShape& b) {
 }
 
 // The block, and the z-chunk waves where they are not the kernel's own rule.
-std::string launch_text(const BlockShape& b, int z_waves) {
-  return block_text(b) + (z_waves > 0 ? ", " + std::to_string(z_waves) + " waves" : "");
-}
+std::string launch_text(const BlockShape& b, int z_waves) { return block_text(b) + z_waves_text(z_waves); }
 
 // The cache at `path`, or an empty one for `id` (with a message when a file was there
 // but could not be used).

@@ -74,9 +74,7 @@ class CudaSolver final : public CudaWaveSolver {
     if (o.block.x < 1 || o.block.y < 1 || o.block.z < 1 || o.block.threads() > 1024)
       throw std::invalid_argument("block " + std::to_string(o.block.x) + "x" + std::to_string(o.block.y) + "x" +
                                   std::to_string(o.block.z) + " is not allowed: each side >= 1, at most 1024 threads");
-    if (o.z_waves < 0 || o.z_waves > kMaxZWaves)
-      throw std::invalid_argument("z_waves " + std::to_string(o.z_waves) + " is not allowed: 0 (the kernel's rule) or 1.." +
-                                  std::to_string(kMaxZWaves));
+    if (const std::string why = z_waves_error(o.z_waves); !why.empty()) throw std::invalid_argument(why);
     if (v.block_error) {  // refused here, not at the next launch: the running kernel stays
       const std::string why = v.block_error(stencil_, precision(), o.block);
       if (!why.empty()) throw std::invalid_argument("kernel '" + id + "': " + why);

@@ -150,10 +150,8 @@ int fused_launch_steps(T* cur, T* prev, int steps, const FieldLayout& L, const S
   const long long gy = ceil_div(L.ny, o.block.y);
   const FusedStepKernel<T> with_io = K::template kernel<T, true>(), bare = K::template kernel<T, false>();
   const int resident = resident_blocks_per_sm((const void*)(io ? with_io : bare), block.x * block.y, 0) * device_sm_count();
-  if (o.z_waves < 0 || o.z_waves > kMaxZWaves)
-    throw std::invalid_argument(std::string("kernel '") + K::name() + "': z_waves " + std::to_string(o.z_waves) +
-                                " is not allowed: 0 (the kernel's rule, " + std::to_string(kFusedTargetWaves) +
-                                " waves) or 1.." + std::to_string(kMaxZWaves));
+  if (const std::string why = z_waves_error(o.z_waves); !why.empty())
+    throw std::invalid_argument(std::string("kernel '") + K::name() + "': " + why);
   const int waves = o.z_waves > 0 ? o.z_waves : kFusedTargetWaves;
   const int chunks = z_chunks_for(gx * gy, resident, L.nz, waves, K::template min_chunk_planes<T>(io));
   const int chunk = (L.nz + chunks - 1) / chunks;
