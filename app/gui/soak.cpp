@@ -1,5 +1,6 @@
 #include "gui/soak.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -65,7 +66,14 @@ void soak_step(GuiContext& ctx, SoakScript& soak, long long frame) {
       break;
     default:
       if (CudaWaveSolver* cuda = m.cuda()) {
-        const auto variants = KernelRegistry::instance().supporting(m.grid().stencil, cuda->precision());
+        auto variants = KernelRegistry::instance().supporting(m.grid().stencil, cuda->precision());
+        const FieldLayout& L = cuda->layout();
+        variants.erase(std::remove_if(variants.begin(), variants.end(),
+                                      [&](const KernelVariant* v) {
+                                        return v != &cuda->kernel() && v->grid_error &&
+                                               !v->grid_error(L.nx, L.ny, L.nz, cuda->precision()).empty();
+                                      }),
+                       variants.end());
         for (size_t i = 0; i < variants.size(); ++i) {
           if (variants[i]->id != cuda->kernel().id) continue;
           const KernelVariant* next = variants[(i + 1) % variants.size()];

@@ -66,12 +66,19 @@ WebbResult run_webb_bench(const WebbConfig& cfg, std::ostream& log) {
     const double bytes_per_point = scheme_bytes_per_point(p);
     for (const KernelVariant* v : variants) {
       if (!v->has_precision(p)) continue;
+      if (v->grid_error) {  // kernels bounded by on-chip memory time the grids they hold
+        const std::string why = v->grid_error(n[0], n[1], n[2], p);
+        if (!why.empty()) {
+          log << "skipping " << v->id << " (" << to_string(p) << "): " << why << "\n" << std::flush;
+          continue;
+        }
+      }
       for (bool ro : cfg.readonly_modes) {
         if (cfg.stopped()) break;
         if (!ro && !v->has_readonly_toggle) continue;
         log << "timing " << v->id << " (" << to_string(p) << ", read-only cache " << (ro ? "on" : "off") << "): "
             << segments << " x " << seg_steps << " steps\n" << std::flush;
-        BlockShape block = cfg.override_block ? cfg.block : v->default_block;
+        BlockShape block = cfg.override_block ? cfg.block : preferred_block(*v, st, p);
         if (!v->block_uses_z) block.z = 1;  // those kernels ignore block.z
         solver->set_kernel(v->id, LaunchOptions{block, ro});
         solver->reset();

@@ -79,6 +79,10 @@ class CudaSolver final : public CudaWaveSolver {
       const std::string why = v.block_error(stencil_, precision(), o.block);
       if (!why.empty()) throw std::invalid_argument("kernel '" + id + "': " + why);
     }
+    if (v.grid_error) {  // a kernel bounded by on-chip memory and this grid
+      const std::string why = v.grid_error(layout_.nx, layout_.ny, layout_.nz, precision());
+      if (!why.empty()) throw std::invalid_argument(why);
+    }
     if (variant_ && variant_ != &v) release_kernel();
     variant_ = &v;
     options_ = o;

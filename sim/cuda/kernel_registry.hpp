@@ -121,6 +121,10 @@ struct KernelVariant {
   // The z-chunk waves (LaunchOptions::z_waves) `--kernel auto` also times it at on a room,
   // at each of its room blocks, beside its own rule; empty: its own rule only.
   std::vector<int> room_z_waves;
+  // Why this kernel cannot run a grid of nx * ny * nz interior points in precision p on
+  // the current device ("" when it can), for kernels bounded by on-chip memory; the room
+  // autotune skips such a candidate before building a solver for it. nullptr: any grid.
+  std::string (*grid_error)(int nx, int ny, int nz, Precision p) = nullptr;
   // Called when a solver stops using the kernel (a switch, the solver's end) on the
   // solver's device, after its stream is idle: undoes device-wide state the launches
   // set up (L2 lines marked persisting would otherwise keep part of L2 from every

@@ -84,7 +84,14 @@ std::vector<TuneCandidate> room_candidates(const TuneChoice& bare, const Stencil
 
 TuneChoice autotune_room_on_device(const TuneChoice& bare, const Stencil& stencil, Precision precision, int nx,
                                    int ny, int nz, const RoomStep& step, const AutotuneOptions& options) {
-  const std::vector<TuneCandidate> cands = room_candidates(bare, stencil, precision);
+  std::vector<TuneCandidate> cands = room_candidates(bare, stencil, precision);
+  // Kernels whose on-chip memory cannot hold this grid are not timed.
+  cands.erase(std::remove_if(cands.begin() + 1, cands.end(),
+                             [&](const TuneCandidate& c) {
+                               const KernelVariant& v = KernelRegistry::instance().at(c.kernel);
+                               return v.grid_error && !v.grid_error(nx, ny, nz, precision).empty();
+                             }),
+              cands.end());
   if (step.bare() || cands.size() < 2) return bare;
   // Sampled signals read their samples from a stream; the timing needs only their cost.
   std::vector<SourceNode> sources = step.sources;

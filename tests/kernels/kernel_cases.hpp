@@ -2,6 +2,7 @@
 // The cases the kernel tests iterate: every registered variant that runs the
 // 7-point stencil x precision x read-only-cache mode, plus the block shapes and
 // grid sizes worth trying on them.
+#include <cstdio>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -48,6 +49,15 @@ struct GridSize {
 // large enough for several blocks in x and y and several z chunks.
 inline std::vector<GridSize> test_sizes() {
   return {{37, 29, 23, 500}, {1, 19, 13, 300}, {21, 1, 9, 300}, {17, 11, 1, 300}, {150, 67, 70, 40}};
+}
+
+// Why kernel v cannot run an nx x ny x nz grid in precision p here ("" when it can): kernels
+// bounded by on-chip memory (KernelVariant::grid_error) skip the larger test grids, with a line.
+inline std::string grid_refusal(const KernelVariant& v, Precision p, int nx, int ny, int nz) {
+  if (!v.grid_error) return "";
+  const std::string why = v.grid_error(nx, ny, nz, p);
+  if (!why.empty()) std::printf("[ skipped  ] %s on %dx%dx%d: %s\n", v.id.c_str(), nx, ny, nz, why.c_str());
+  return why;
 }
 
 // Non-default blocks for the variants of Webb's, FDTD3d's and Su's families

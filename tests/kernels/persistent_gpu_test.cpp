@@ -167,6 +167,9 @@ Run run(Precision p, const std::string& kernel, const BlockShape* block, const s
   // for temporal_2step_vec with boundary nodes their two levels around the pass: 2.5.
   if (kernel == "persistent_l2") {
     EXPECT_LT(longest.host_launches_per_step, 0.001) << "the advance was not run as launches of many steps";
+  } else if (kernel == "cluster_onchip") {
+    // Runs of up to kSourceValueSteps steps, each after the kernel of its source values.
+    EXPECT_LE(longest.host_launches_per_step, 2.0 / kSourceValueSteps + 0.001) << "the advance was not run as long runs";
   } else if (kernel == "zstream_fused" || kernel == "zstream_fused_vec") {
     // One launch per step, and per run of up to kSourceValueSteps steps one for the
     // sources' values and one for the receivers of its last step; with the graph, runs of
@@ -423,7 +426,8 @@ TEST(ZstreamFused, AColumnTooLongForCursorsIsSearched) {
 TEST(MultiStepSmall, FourStepsMatchTheStepPath) {
   WS_REQUIRE_GPU();
   const Stencil st = make_stencil("7pt");
-  for (const char* kernel : {"persistent_l2", "temporal_2step", "temporal_2step_vec", "zstream_fused", "zstream_fused_vec"}) {
+  for (const char* kernel :
+       {"persistent_l2", "temporal_2step", "temporal_2step_vec", "zstream_fused", "zstream_fused_vec", "cluster_onchip"}) {
     std::vector<double> out[2];
     for (int which = 0; which < 2; ++which) {
       const std::string id = which == 0 ? default_kernel_for(st, Precision::Float) : kernel;
@@ -447,6 +451,47 @@ TEST(MultiStepSmall, FourStepsMatchTheStepPath) {
     const auto [d, m] = testing::max_diff(out[1], out[0], make_layout(19, 13, 11, 1, 4));
     EXPECT_LE(d, 1e-5 * m) << kernel;
   }
+}
+
+// cluster_onchip: the whole grid in one cluster's shared memory. The test grid's 23 planes
+// make 12 blocks of 2 planes and a last one of 1; blocks of fewer threads than a plane's
+// 290 vector columns stream several columns each; rows of 37 points end inside a vector.
+const std::vector<BlockShape> kOnchipFloatBlocks = {{32, 16, 1}, {32, 4, 1}, {64, 1, 1}};
+const std::vector<BlockShape> kOnchipDoubleBlocks = {{32, 16, 1}, {32, 1, 1}};
+TEST(ClusterOnchip, MatchesTheStepPathWithWallsObstacleSourcesAndReceiversFloat) {
+  compare(Precision::Float, 1e-5, "cluster_onchip", Room::WallsAndObstacle, kOnchipFloatBlocks);
+}
+TEST(ClusterOnchip, MatchesTheStepPathWithWallsObstacleSourcesAndReceiversDouble) {
+  compare(Precision::Double, 1e-12, "cluster_onchip", Room::WallsAndObstacle, kOnchipDoubleBlocks);
+}
+TEST(ClusterOnchip, MatchesTheStepPathWithFixedWallsAndEveryWallKind) {
+  compare(Precision::Float, 1e-5, "cluster_onchip", Room::Fixed, {{32, 16, 1}});
+  compare(Precision::Float, 1e-5, "cluster_onchip", Room::Walls, {{32, 8, 1}});
+  compare(Precision::Double, 1e-12, "cluster_onchip", Room::WallsWithGap, {{32, 16, 1}});
+}
+
+// A grid whose fields do not fit in one cluster is refused by set_kernel with the sizes
+// named; the running kernel stays and runs.
+TEST(ClusterOnchip, RefusesAGridBeyondOneClusterAndKeepsItsKernel) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  auto solver = make_cuda_solver(Precision::Float, st, 128, 128, 128, 0.5, kDt, "zstream_vec");
+  try {
+    solver->set_kernel("cluster_onchip", LaunchOptions{{32, 16, 1}, true});
+    FAIL() << "a 128^3 grid was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("128x128x128"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("KiB"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(solver->kernel().id, "zstream_vec");
+  try {
+    solver->set_kernel("cluster_onchip", LaunchOptions{{32, 8, 2}, true});
+    FAIL() << "a block of z 2 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("32x8x2"), std::string::npos) << e.what();
+  }
+  solver->advance(3);
+  EXPECT_EQ(solver->step(), 3);
 }
 
 // A block the kernel cannot run is refused by set_kernel, naming it; the running kernel stays.

@@ -137,6 +137,7 @@ TEST_P(SingleStep, EveryInteriorPointWrittenHaloUntouched) {
   for (const auto& b : testing::alternate_blocks(v)) blocks.push_back(b);
   for (const auto& s : testing::test_sizes())
     for (const auto& b : blocks) {
+      if (!testing::grid_refusal(v, c.precision, s.nx, s.ny, s.nz).empty()) continue;
       if (c.precision == Precision::Float) check_one_step<float>(v, c.readonly_cache, b, s.nx, s.ny, s.nz);
       else check_one_step<double>(v, c.readonly_cache, b, s.nx, s.ny, s.nz);
       if (HasFailure()) return;  // one clear failure per case, not hundreds
