@@ -8,8 +8,9 @@
 // Block r of the cluster owns the z planes [r P, r P + P) (the last block fewer), both
 // fields of them, each plane padded by the zero halo ring (rows -1 and ny, columns -1 and
 // nx) so that a 16-byte vector of V = 16 / sizeof(T) points always lies inside it. Each
-// thread streams columns of vectors through the block's planes, keeping the column's
-// u^n planes k-1, k, k+1 in registers; the vector's y neighbours come from shared memory,
+// thread streams strips of two rows of a vector column through the block's planes, keeping
+// the strip's u^n planes k-1, k, k+1 in registers; the vector's y neighbours come from the
+// strip's other row and from shared memory,
 // its x neighbours from the vector itself and, at its ends, from the neighbouring lanes
 // (shuffles), and its z neighbours at the block's first and last plane from the blocks
 // below and above (distributed shared memory). u^{n+1} overwrites u^{n-1} in place, as in
@@ -51,8 +52,7 @@ namespace {
 namespace cg = cooperative_groups;
 
 // Threads per block: at most 512, so that a thread may have the 128 registers the step
-// needs without spilling (a 1024-thread block allows 64; with 512 threads each thread
-// streams two columns of a 64 x 64 plane, measured as fast as one column each).
+// needs without spilling (a 1024-thread block allows 64).
 template <class T>
 constexpr int kMaxThreads = 512;
 constexpr int kMaxCluster = 16;  // non-portable cluster size (compute capability 9.0)
@@ -185,67 +185,94 @@ __device__ void record_receivers(cg::cluster_group& cluster, T* field_local, con
 // (which holds u^{n-1}). Lanes past the grid's last column write the halo's zero. Only the
 // first plane (pb = 0) reads the block below and only the last (pe = np) the block above.
 //
+// A thread streams a strip of kStripRows rows of one vector column: the rows' u^n are
+// each other's y neighbours, so a plane of the strip loads kStripRows + 2 rows of u^n
+// instead of 3 kStripRows, and the rows' independent chains of arithmetic interleave.
+// A strip that reaches past the grid's last row computes that row (the halo's) without
+// storing it. (Strips of 4 rows measured slower than 2 at 32^3-64^3: 127 registers a
+// thread, and half the threads of a 512-thread block without a strip at 64^3.)
+//
 // The arithmetic is seven_point_update's, with each difference between two neighbours
 // taken once: (u(x-1) - u(x)) is -(u(x) - u(x-1)) exactly in IEEE arithmetic, so a
 // vector's V + 1 x differences serve its V points twice each, and the z difference
 // towards plane p + 1 serves plane p + 1 again (negated) as its difference towards p.
 // The negation is an operand modifier of the addition: the same bits in fewer instructions.
+constexpr int kStripRows = 2;
+
 template <class T>
 __device__ __forceinline__ void interior_update(const StepView<T>& sv, T* un, const OnChipLayout& g,
                                                 const FieldLayout& L, T w, int pb, int pe) {
-  constexpr int V = kVec<T>;
+  constexpr int V = kVec<T>, R = kStripRows;
   const int lane = (int)(threadIdx.x & 31u);
+  const int strips = g.vx * ((L.ny + R - 1) / R);
   // Warp-uniform trip counts: every lane takes part in the shuffles.
-  for (int c0 = (int)(threadIdx.x & ~31u); c0 < g.columns; c0 += (int)blockDim.x) {
+  for (int c0 = (int)(threadIdx.x & ~31u); c0 < strips; c0 += (int)blockDim.x) {
     const int c = c0 + lane;
-    const bool active = c < g.columns;
-    const int cc = active ? c : g.columns - 1;
-    const int vx = cc % g.vx, j = cc / g.vx;
-    const int o = local_offset<T>(g, vx * V, j);
+    const bool active = c < strips;
+    const int cc = active ? c : strips - 1;
+    const int vx = cc % g.vx, j0 = (cc / g.vx) * R;
+    const int o = local_offset<T>(g, vx * V, j0);  // row j0's vector; row j0 + r at o + r * pitch
+    const int above_rows = min(R, L.ny - j0) * g.pitch;  // the row after the strip's last (the halo at most)
     const bool first_in_row = vx == 0, last_in_row = vx == g.vx - 1;
     // A neighbouring lane holds the same row's next vector unless the row or the warp ends.
     const bool left_in_warp = lane > 0 && !first_in_row, right_in_warp = lane < 31 && !last_in_row;
+    bool store[R];  // rows of the grid, by an active lane
+#pragma unroll
+    for (int r = 0; r < R; ++r) store[r] = active && j0 + r < L.ny;
     // The planes before pb and after pe - 1, loaded first: from the blocks below and above
     // (distributed shared memory) their latency overlaps the column's first planes.
     const T* after = pe < sv.np ? sv.uc + pe * g.plane : sv.above;
     const T* before = pb > 0 ? sv.uc + (pb - 1) * g.plane : sv.below;
-    const Vec<T> za = after ? load_vec(after + o) : zero_vec<T>();
-    const Vec<T> zb = before ? load_vec(before + o) : zero_vec<T>();
-    Vec<T> zc = load_vec(sv.uc + pb * g.plane + o);
-    Vec<T> dzm;  // u(p) - u(p-1) of the plane about to be updated
+    Vec<T> zc[R], dzm[R];  // u^n of the plane being updated; u(p) - u(p-1)
 #pragma unroll
-    for (int l = 0; l < V; ++l) dzm.v[l] = zc.v[l] - zb.v[l];
+    for (int r = 0; r < R; ++r) {
+      const Vec<T> zb = before ? load_vec(before + o + r * g.pitch) : zero_vec<T>();
+      zc[r] = load_vec(sv.uc + pb * g.plane + o + r * g.pitch);
+#pragma unroll
+      for (int l = 0; l < V; ++l) dzm[r].v[l] = zc[r].v[l] - zb.v[l];
+    }
 #pragma unroll 1
     for (int p = pb; p < pe; ++p) {
       const T* base = sv.uc + p * g.plane + o;
-      const Vec<T> zp = p + 1 < pe ? load_vec(base + g.plane) : za;
-      const Vec<T> ym = load_vec(base - g.pitch), yp = load_vec(base + g.pitch);
+      const T* next = p + 1 < pe ? base + g.plane : (after ? after + o : nullptr);
+      Vec<T> zp[R], old[R];
+#pragma unroll
+      for (int r = 0; r < R; ++r) zp[r] = next ? load_vec(next + r * g.pitch) : zero_vec<T>();
+      const Vec<T> ym0 = load_vec(base - g.pitch), ypR = load_vec(base + above_rows);
       T* out = un + p * g.plane + o;
-      // A lane past the last column (it computes the last column again, for the shuffles)
-      // reads u^n there instead of the u^{n-1} that column's own lane overwrites.
-      const Vec<T> old = load_vec<T>(active ? out : base);
-      T xm = __shfl_up_sync(0xffffffffu, zc.v[V - 1], 1);
-      T xp = __shfl_down_sync(0xffffffffu, zc.v[0], 1);
-      if (!left_in_warp) xm = first_in_row ? T(0) : base[-1];
-      if (!right_in_warp) xp = last_in_row ? T(0) : base[V];
-      T dx[V + 1];  // dx[l] = u(l) - u(l-1) within the vector, dx[0] from xm, dx[V] to xp
-      dx[0] = zc.v[0] - xm;
+      // A lane or row not stored (past the last column or row) reads u^n there instead of
+      // the u^{n-1} another lane overwrites.
 #pragma unroll
-      for (int l = 1; l < V; ++l) dx[l] = zc.v[l] - zc.v[l - 1];
-      dx[V] = xp - zc.v[V - 1];
-      Vec<T> nw, dzp;
+      for (int r = 0; r < R; ++r) old[r] = load_vec<T>((store[r] ? out : base) + r * g.pitch);
 #pragma unroll
-      for (int l = 0; l < V; ++l) {
-        const T u = zc.v[l];
-        dzp.v[l] = zp.v[l] - u;
-        // axis_shell_diff: (((xm - u) + (xp - u)) + ((ym - u) + (yp - u))) + ((zm - u) + (zp - u))
-        const T s = ((-dx[l] + dx[l + 1]) + ((ym.v[l] - u) + (yp.v[l] - u))) + (-dzm.v[l] + dzp.v[l]);
-        const T r = fma(w, s, ex::leapfrog(u, old.v[l]));
-        nw.v[l] = vx * V + l < L.nx ? r : T(0);
+      for (int r = 0; r < R; ++r) {
+        const Vec<T>& ym = r == 0 ? ym0 : zc[r - 1];
+        const Vec<T>& yp = r == R - 1 ? ypR : zc[r + 1];
+        const T* row = base + r * g.pitch;
+        T xm = __shfl_up_sync(0xffffffffu, zc[r].v[V - 1], 1);
+        T xp = __shfl_down_sync(0xffffffffu, zc[r].v[0], 1);
+        if (!left_in_warp) xm = first_in_row ? T(0) : row[-1];
+        if (!right_in_warp) xp = last_in_row ? T(0) : row[V];
+        T dx[V + 1];  // dx[l] = u(l) - u(l-1) within the vector, dx[0] from xm, dx[V] to xp
+        dx[0] = zc[r].v[0] - xm;
+#pragma unroll
+        for (int l = 1; l < V; ++l) dx[l] = zc[r].v[l] - zc[r].v[l - 1];
+        dx[V] = xp - zc[r].v[V - 1];
+        Vec<T> nw, dzp;
+#pragma unroll
+        for (int l = 0; l < V; ++l) {
+          const T u = zc[r].v[l];
+          dzp.v[l] = zp[r].v[l] - u;
+          // axis_shell_diff: (((xm - u) + (xp - u)) + ((ym - u) + (yp - u))) + ((zm - u) + (zp - u))
+          const T s = ((-dx[l] + dx[l + 1]) + ((ym.v[l] - u) + (yp.v[l] - u))) + (-dzm[r].v[l] + dzp.v[l]);
+          const T v = fma(w, s, ex::leapfrog(u, old[r].v[l]));
+          nw.v[l] = vx * V + l < L.nx ? v : T(0);
+        }
+        if (store[r]) store_vec(out + r * g.pitch, nw);
+        dzm[r] = dzp;
       }
-      if (active) store_vec(out, nw);
-      zc = zp;
-      dzm = dzp;
+#pragma unroll
+      for (int r = 0; r < R; ++r) zc[r] = zp[r];
     }
   }
 }
