@@ -84,10 +84,15 @@ class CudaSolver final : public CudaWaveSolver {
       if (!why.empty()) throw std::invalid_argument(why);
     }
     if (variant_ && variant_ != &v) release_kernel();
+    // The whole-step kernels' step data depends only on the tiles (the block), the grid, the
+    // walls and the sources: kept across a switch that keeps the block (another kernel, other
+    // z-chunk waves), since building it for a large room takes a noticeable part of a second.
+    const bool same_tiles = o.block.x == options_.block.x && o.block.y == options_.block.y &&
+                            o.block.z == options_.block.z;
     variant_ = &v;
     options_ = o;
     drop_graphs();
-    tiled_.reset();  // grouped by the old kernel's tiles
+    if (!same_tiles) tiled_.reset();  // grouped by the old kernel's tiles
     scratch_ = DeviceBuffer<T>();
   }
 

@@ -101,13 +101,12 @@ TuneChoice autotune_room_on_device(const TuneChoice& bare, const Stencil& stenci
       s.signal.kind = SignalKind::Gaussian;
       s.signal.width_s = 1e-3;
     }
-  // One scratch solver per kernel: its blocks and z-chunk waves are switched on it (the
-  // switch drops its graphs and tiles), so the room's fields and boundary are set up once
-  // per kernel rather than per candidate.
+  // One scratch solver for every candidate: kernels, blocks and z-chunk waves are switched
+  // on it (a switch drops its graphs, and its whole-step data when the block changes), so
+  // the room's fields, walls, sources and receivers are set up once.
   std::unique_ptr<CudaWaveSolver> s;
   const TuneMeasure measure = [&](const TuneCandidate& c, double) {
-    if (!s || s->kernel().id != c.kernel) {
-      s.reset();  // the previous kernel's fields go before the next one's are allocated
+    if (!s) {
       s = make_cuda_solver(precision, stencil, nx, ny, nz, step.courant, step.dt_s, c.kernel);
       if (step.plan) s->set_boundary(*step.plan);
       s->set_sources(sources);
@@ -115,8 +114,8 @@ TuneChoice autotune_room_on_device(const TuneChoice& bare, const Stencil& stenci
     }
     s->set_kernel(c.kernel, LaunchOptions{c.block, true, c.z_waves});
     s->advance(130);  // warm-up: the step graph's captures, the first launches' set-up
-    // Advances of doubling length until one takes 5 ms, then at least three of them and
-    // 40 ms in all; the fastest per-step time counts
+    // Advances of doubling length until one takes 5 ms, then at least two of them and
+    // 20 ms in all; the fastest per-step time counts
     // (interference only ever slows a run down). Every candidate is timed: a room has
     // a handful of them, and skipping one for the budget could skip the winner.
     double best = std::numeric_limits<double>::infinity(), timed = 0.0;
@@ -130,7 +129,7 @@ TuneChoice autotune_room_on_device(const TuneChoice& bare, const Stencil& stenci
         continue;
       }
       timed += t;
-      if (runs >= 3 && timed > 0.04) break;
+      if (runs >= 2 && timed > 0.02) break;
     }
     return best;
   };

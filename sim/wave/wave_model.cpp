@@ -252,6 +252,9 @@ std::string WaveModel::resolve_auto_kernel(Precision p, LaunchOptions& options, 
   AutotuneOptions o;
   o.force = force;
   o.log = &std::cerr;  // a corrupt or stale cache, and what was chosen
+  // The bare grid's tune gets half of the 2 s a first `auto` may take; the room's whole
+  // step, timed after it, bounds each of its few candidates itself (room_autotune.cpp).
+  o.budget_s = 1.0;
   try {
     TuneChoice c = autotune_on_device(grid_.stencil, p, grid_.nx, grid_.ny, grid_.nz, o);
     std::string room_note;
