@@ -84,15 +84,9 @@ class CudaSolver final : public CudaWaveSolver {
       if (!why.empty()) throw std::invalid_argument(why);
     }
     if (variant_ && variant_ != &v) release_kernel();
-    // The whole-step kernels' step data depends only on the tiles (the block), the grid, the
-    // walls and the sources: kept across a switch that keeps the block (another kernel, other
-    // z-chunk waves), since building it for a large room takes a noticeable part of a second.
-    const bool same_tiles = o.block.x == options_.block.x && o.block.y == options_.block.y &&
-                            o.block.z == options_.block.z;
     variant_ = &v;
     options_ = o;
-    drop_graphs();
-    if (!same_tiles) tiled_.reset();  // grouped by the old kernel's tiles
+    drop_graphs();  // the whole-step data (tiled_) is kept: advance_multi rebuilds it if the new block needs
     scratch_ = DeviceBuffer<T>();
   }
 
@@ -367,9 +361,16 @@ class CudaSolver final : public CudaWaveSolver {
     const MultiLaunchFn<T> fn = variant_->multi_for<T>();
     if (!fn) throw std::invalid_argument("kernel '" + variant_->id + "' has no " + to_string(precision()) +
                                          " version of its multi-step launch");
-    if (!tiled_)
-      tiled_ = std::make_unique<DeviceTiledStep<T>>(
-          layout_, TileShape{options_.block.x, options_.block.y, options_.block.z}, plan_host_, sources_host_);
+    // The step data depends only on the tiles (the block), the grid, the walls and the
+    // sources; building it for a large room takes a noticeable part of a second, so it is
+    // kept across switches that keep the block (another kernel, other z-chunk waves) and,
+    // for kernels that do not read the grouping by tiles, across any switch.
+    const TileShape shape{options_.block.x, options_.block.y, options_.block.z};
+    if (tiled_ && variant_->multi_uses_tiles) {
+      const TileShape& built = tiled_->tiles().shape;
+      if (built.x != shape.x || built.y != shape.y || built.z != shape.z) tiled_.reset();
+    }
+    if (!tiled_) tiled_ = std::make_unique<DeviceTiledStep<T>>(layout_, shape, plan_host_, sources_host_);
     // Scratch only for runs long enough to use it (slabs advance one step at a time).
     if (steps >= 4) ensure_multi_scratch(scratch_, *variant_, layout_, stream_.get());
     long long launches = 0;

@@ -111,6 +111,12 @@ struct KernelVariant {
   // narrowest: a class runs the scenes of every class after it.
   enum class MultiWalls { All, BoxFaces, WholeFaces };
   MultiWalls multi_walls = MultiWalls::All;
+  // Whether the multi-step launch reads the step data's grouping by tiles of its block
+  // (TiledStepData's *_start arrays: persistent_l2, cluster_onchip). False for kernels that
+  // read only what does not depend on the block (the column events, the face classes, the
+  // sources: zstream_fused*): the solver then keeps the step data it built for another
+  // block, which for a large room takes a noticeable part of a second to build.
+  bool multi_uses_tiles = true;
   // Whether `--kernel auto` may pick it. False for a kernel whose results have not yet
   // been checked on a GPU against the CPU reference (docs/gpu-runs.md lists the runs):
   // it stays available by name, for the benchmarks and the GPU tests.

@@ -1,6 +1,7 @@
 #include "cuda/room_autotune.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -105,15 +106,35 @@ TuneChoice autotune_room_on_device(const TuneChoice& bare, const Stencil& stenci
   // on it (a switch drops its graphs, and its whole-step data when the block changes), so
   // the room's fields, walls, sources and receivers are set up once.
   std::unique_ptr<CudaWaveSolver> s;
+  // Where the tune's wall time goes (for its log line): the solver's set-up, the switches,
+  // the warm-ups (the whole-step data built for a new block, the graphs' captures) and the
+  // timed runs.
+  double setup_s = 0.0, switch_s = 0.0, warm_s = 0.0, runs_s = 0.0;
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); };
   const TuneMeasure measure = [&](const TuneCandidate& c, double) {
+    auto t0 = Clock::now();
     if (!s) {
       s = make_cuda_solver(precision, stencil, nx, ny, nz, step.courant, step.dt_s, c.kernel);
       if (step.plan) s->set_boundary(*step.plan);
       s->set_sources(sources);
       s->set_receiver_taps(step.receivers);
+      s->synchronize();
+      setup_s += since(t0);
+      t0 = Clock::now();
     }
     s->set_kernel(c.kernel, LaunchOptions{c.block, true, c.z_waves});
+    switch_s += since(t0);
+    t0 = Clock::now();
     s->advance(130);  // warm-up: the step graph's captures, the first launches' set-up
+    s->synchronize();
+    warm_s += since(t0);
+    t0 = Clock::now();
+    struct AddOnExit {
+      double& to;
+      Clock::time_point t0;
+      ~AddOnExit() { to += std::chrono::duration<double>(Clock::now() - t0).count(); }
+    } add_runs{runs_s, t0};
     // Advances of doubling length until one takes 5 ms, then at least two of them and
     // 20 ms in all; the fastest per-step time counts
     // (interference only ever slows a run down). Every candidate is timed: a room has
@@ -137,6 +158,14 @@ TuneChoice autotune_room_on_device(const TuneChoice& bare, const Stencil& stenci
   o.budget_s = std::numeric_limits<double>::infinity();  // each candidate bounds its own time (above)
   TuneChoice c = autotune(room_problem(TuneProblem{stencil.name, precision, nx, ny, nz}, step),
                           current_tune_identity(), cands, measure, o);
+  if (o.log && !c.from_cache) {
+    char line[192];
+    std::snprintf(line, sizeof line,
+                  "autotune: the room's tune took %.2f s setting up its solver, %.2f s switching kernels, %.2f s "
+                  "warming up (step data, graphs), %.2f s in timed runs\n",
+                  setup_s, switch_s, warm_s, runs_s);
+    *o.log << line;
+  }
   return c;
 }
 

@@ -53,7 +53,6 @@ namespace cg = cooperative_groups;
 
 // Threads per block: at most 512, so that a thread may have the 128 registers the step
 // needs without spilling (a 1024-thread block allows 64).
-template <class T>
 constexpr int kMaxThreads = 512;
 constexpr int kMaxCluster = 16;  // non-portable cluster size (compute capability 9.0)
 
@@ -69,7 +68,6 @@ struct OnChipLayout {
   int plane = 0;    // elements per plane: pitch * (ny + 2)
   int planes = 0;   // planes per block (P)
   int blocks = 0;   // blocks of the cluster: ceil(nz / P)
-  int columns = 0;  // vector columns per plane: vx * ny
 };
 
 template <class T>
@@ -278,7 +276,7 @@ __device__ __forceinline__ void interior_update(const StepView<T>& sv, T* un, co
 }
 
 template <class T, bool IO>
-__global__ void __launch_bounds__(kMaxThreads<T>, 1)
+__global__ void __launch_bounds__(kMaxThreads, 1)
     cluster_onchip_kernel(T* cur, T* prev, int steps, FieldLayout L, T w, OnChipLayout g, TiledStepData<T> io) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -400,12 +398,11 @@ __global__ void __launch_bounds__(kMaxThreads<T>, 1)
 #endif
 }
 
-std::string block_error_onchip(const Stencil&, Precision p, const BlockShape& b) {
-  const int most = p == Precision::Float ? kMaxThreads<float> : kMaxThreads<double>;
-  if (b.x < 1 || b.y < 1 || b.z != 1 || b.threads() > most || b.threads() % 32 != 0)
+std::string block_error_onchip(const Stencil&, Precision, const BlockShape& b) {
+  if (b.x < 1 || b.y < 1 || b.z != 1 || b.threads() > kMaxThreads || b.threads() % 32 != 0)
     return "block " + std::to_string(b.x) + "x" + std::to_string(b.y) + "x" + std::to_string(b.z) +
-           " is not allowed: z 1, x * y a multiple of 32 and at most " + std::to_string(most) + " in " +
-           to_string(p) + " (the threads of each block; the walls and sources are grouped by its x and y)";
+           " is not allowed: z 1, x * y a multiple of 32 and at most " + std::to_string(kMaxThreads) +
+           " (the threads of each block; the walls and sources are grouped by its x and y)";
   return "";
 }
 
@@ -449,7 +446,6 @@ OnChipLayout onchip_layout(const FieldLayout& L, size_t smem_optin) {
   g.vx = (L.nx + kVec<T> - 1) / kVec<T>;
   g.pitch = (g.vx + 2) * kVec<T>;
   g.plane = g.pitch * (L.ny + 2);
-  g.columns = g.vx * L.ny;
   g.planes = (L.nz + kMaxCluster - 1) / kMaxCluster;
   g.blocks = (L.nz + g.planes - 1) / g.planes;
   const size_t bytes = onchip_smem_bytes<T>(g);

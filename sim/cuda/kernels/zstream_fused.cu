@@ -149,6 +149,7 @@ void register_zstream_fused_kernels(KernelRegistry& r) {
   // every step index and receiver slot comes from the device counter.
   // Chunks for 4 waves besides its 6: on the H200 the furnished room at 24 kHz runs 5%
   // faster with them, at 32 kHz 7% slower (docs/benchmarks.md).
+  v.multi_uses_tiles = false;  // column events and face classes only
   v.room_z_waves = {4};
   v.multi_replayable = true;
   v.launch_float = fused_launch_one<Fused, float>;
