@@ -41,6 +41,8 @@
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
+#include "cuda/kernels/leggy_vec.cuh"
+#include "cuda/kernels/multi_step_one.hpp"
 #include "cuda/kernels/seven_point.hpp"
 #include "cuda/step_io.hpp"
 #include "cuda/tiled_step.hpp"
@@ -75,22 +77,13 @@ __device__ __forceinline__ int local_offset(const OnChipLayout& g, int i, int j)
   return (j + 1) * g.pitch + kVec<T> + i;
 }
 
+// A thread's 16-byte vector of a row (leggy_vec.cuh's packs and loads).
 template <class T>
-struct Vec {
-  T v[kVec<T>];
-};
+using Vec = lv::Pack<T, kVec<T>>;
 
 template <class T>
 __device__ __forceinline__ Vec<T> load_vec(const T* p) {
-  Vec<T> r;
-  if constexpr (sizeof(T) == 4) {
-    const float4 a = *reinterpret_cast<const float4*>(p);
-    r.v[0] = a.x, r.v[1] = a.y, r.v[2] = a.z, r.v[3] = a.w;
-  } else {
-    const double2 a = *reinterpret_cast<const double2*>(p);
-    r.v[0] = a.x, r.v[1] = a.y;
-  }
-  return r;
+  return lv::ld<T, kVec<T>>(p);
 }
 
 template <class T>
@@ -275,6 +268,25 @@ __device__ __forceinline__ void interior_update(const StepView<T>& sv, T* un, co
   }
 }
 
+// The interior points of the block's np planes from k0 on, both fields: from the field
+// arrays into shared memory (ToChip) or back.
+template <class T, bool ToChip>
+__device__ __forceinline__ void copy_planes(T* f0, T* f1, T* cur, T* prev, const OnChipLayout& g,
+                                            const FieldLayout& L, int k0, int np) {
+  for (int e = (int)threadIdx.x; e < np * L.nx * L.ny; e += (int)blockDim.x) {
+    const int i = e % L.nx, j = (e / L.nx) % L.ny, p = e / (L.nx * L.ny);
+    const int64_t q = L.index(i, j, k0 + p);
+    const int s = p * g.plane + local_offset<T>(g, i, j);
+    if constexpr (ToChip) {
+      f0[s] = cur[q];
+      f1[s] = prev[q];
+    } else {
+      cur[q] = f0[s];
+      prev[q] = f1[s];
+    }
+  }
+}
+
 template <class T, bool IO>
 __global__ void __launch_bounds__(kMaxThreads, 1)
     cluster_onchip_kernel(T* cur, T* prev, int steps, FieldLayout L, T w, OnChipLayout g, TiledStepData<T> io) {
@@ -292,13 +304,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   // Both fields of the block's planes, the halo ring zero.
   for (int e = tid; e < 2 * g.planes * g.plane; e += nth) f0[e] = T(0);
   __syncthreads();
-  for (int e = tid; e < np * L.nx * L.ny; e += nth) {
-    const int i = e % L.nx, j = (e / L.nx) % L.ny, p = e / (L.nx * L.ny);
-    const int64_t q = L.index(i, j, k0 + p);
-    const int s = p * g.plane + local_offset<T>(g, i, j);
-    f0[s] = cur[q];
-    f1[s] = prev[q];
-  }
+  copy_planes<T, true>(f0, f1, cur, prev, g, L, k0, np);
   cluster.sync();  // every block's planes are loaded before any is read
 
   T* lower = rank > 0 ? cluster.map_shared_rank(f0, (unsigned)(rank - 1)) : nullptr;
@@ -388,13 +394,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     if (steps > 0 && receivers) record_receivers<T>(cluster, steps % 2 == 1 ? f1 : f0, g, L, io, cached, io.slot0 + steps - 1);
     cluster.sync();  // no block leaves while block 0 reads its planes
   }
-  for (int e = tid; e < np * L.nx * L.ny; e += nth) {
-    const int i = e % L.nx, j = (e / L.nx) % L.ny, p = e / (L.nx * L.ny);
-    const int64_t q = L.index(i, j, k0 + p);
-    const int s = p * g.plane + local_offset<T>(g, i, j);
-    cur[q] = f0[s];
-    prev[q] = f1[s];
-  }
+  copy_planes<T, false>(f0, f1, cur, prev, g, L, k0, np);
 #endif
 }
 
@@ -563,13 +563,6 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   return launches;
 }
 
-// One bare step through the multi-step launch (the registry's per-step interface).
-template <class T>
-void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  (void)launch_multi<T>(
-      MultiStepArgs<T>{const_cast<T*>(a.u_cur), a.u_next, 1, a.layout, a.stencil, a.lambda2, nullptr, nullptr}, o, stream);
-}
-
 }  // namespace
 
 void register_cluster_onchip_kernels(KernelRegistry& r) {
@@ -586,8 +579,8 @@ void register_cluster_onchip_kernels(KernelRegistry& r) {
   v.block_uses_z = false;
   v.has_readonly_toggle = false;
   v.graph_capturable = false;  // it replaces the step graph: a launch is already many steps
-  v.launch_float = launch_one<float>;
-  v.launch_double = launch_one<double>;
+  v.launch_float = one_step_through_multi<float, launch_multi<float>>;
+  v.launch_double = one_step_through_multi<double, launch_multi<double>>;
   v.multi_float = launch_multi<float>;
   v.multi_double = launch_multi<double>;
   v.room_blocks = {{32, 16, 1}, {32, 8, 1}};

@@ -36,6 +36,7 @@
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
+#include "cuda/kernels/multi_step_one.hpp"
 #include "cuda/kernels/seven_point.hpp"
 #include "cuda/step_io.hpp"
 #include "cuda/tiled_step.hpp"
@@ -293,13 +294,6 @@ void release_persisting_l2() {
   l2_set_aside[dev] = false;
 }
 
-// One bare step through the multi-step launch (the registry's per-step interface).
-template <class T>
-void launch_one(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  (void)launch_multi<T>(
-      MultiStepArgs<T>{const_cast<T*>(a.u_cur), a.u_next, 1, a.layout, a.stencil, a.lambda2, nullptr, nullptr}, o, stream);
-}
-
 }  // namespace
 
 void register_persistent_l2_kernels(KernelRegistry& r) {
@@ -314,8 +308,8 @@ void register_persistent_l2_kernels(KernelRegistry& r) {
   v.block_uses_z = true;
   v.has_readonly_toggle = false;
   v.graph_capturable = false;  // it replaces the step graph: a launch is already many steps
-  v.launch_float = launch_one<float>;
-  v.launch_double = launch_one<double>;
+  v.launch_float = one_step_through_multi<float, launch_multi<float>>;
+  v.launch_double = one_step_through_multi<double, launch_multi<double>>;
   v.multi_float = launch_multi<float>;
   v.multi_double = launch_multi<double>;
   v.release = release_persisting_l2;
