@@ -9,9 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include "atomic_file.hpp"
+#include "bench/roofline.hpp"
 #include "cli/commands.hpp"
 #include "cli/decomp_setup.hpp"
 #include "cli/interrupt.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/device_info.hpp"
 #include "decomp/scaling_bench.hpp"
 
@@ -28,12 +30,22 @@ struct ScalingArgs {
   std::string stencil = "7pt";
   std::string precision = "float";
   std::string kernel;
-  int steps = 50, warmup = 5;
+  int steps = 50, warmup = 5, reps = 3;
   std::string json_path;
 };
 
-nlohmann::json to_json(const ScalingRecord& r) {
-  return {{"mode", r.mode}, {"parts", r.parts}, {"ranks", r.ranks}, {"slabs", r.slabs},
+// The device's own copy bandwidth (one GPU's, measured in the same run) is the roofline
+// each part is held to: a part's rate over copy / bytes per point.
+struct DeviceRoofline {
+  double copy_gbs = 0.0, bytes_per_point = 0.0;
+  double fraction(const ScalingRecord& r) const {
+    return copy_gbs > 0 ? r.gpoints_per_s_per_part / bench::roofline_gpoints(copy_gbs, bytes_per_point) : 0.0;
+  }
+};
+
+nlohmann::json to_json(const ScalingRecord& r, const DeviceRoofline& roof) {
+  return {{"device_copy_gbs", roof.copy_gbs}, {"roofline_fraction_per_part", roof.fraction(r)},
+          {"mode", r.mode}, {"parts", r.parts}, {"ranks", r.ranks}, {"slabs", r.slabs},
           {"nx", r.nx}, {"ny", r.ny}, {"nz", r.nz}, {"steps", r.steps}, {"seconds", r.seconds},
           {"gpoints_per_s", r.gpoints_per_s}, {"gpoints_per_s_per_part", r.gpoints_per_s_per_part},
           {"efficiency", r.efficiency}, {"halo_s_per_step", r.halo_s_per_step},
@@ -41,11 +53,13 @@ nlohmann::json to_json(const ScalingRecord& r) {
           {"copy_gbs", r.copy_gbs}, {"backend", r.backend}, {"kernel", r.kernel}};
 }
 
-void print_table(const std::vector<ScalingRecord>& recs, const std::string& what) {
+void print_table(const std::vector<ScalingRecord>& recs, const std::string& what, const DeviceRoofline& roof) {
   std::cout << std::left << std::setw(8) << "mode" << std::setw(7) << what << std::setw(7) << "slabs"
             << std::setw(18) << "grid" << std::right << std::setw(10) << "Gpts/s" << std::setw(12) << "per part"
             << std::setw(11) << "efficiency" << std::setw(11) << "halo ms" << std::setw(12) << "exposed ms"
-            << std::setw(9) << "hidden" << std::setw(10) << "GB/s" << "\n";
+            << std::setw(9) << "hidden" << std::setw(10) << "GB/s";
+  if (roof.copy_gbs > 0) std::cout << std::setw(10) << "of roof";
+  std::cout << "\n";
   for (const auto& r : recs) {
     const std::string grid = std::to_string(r.nx) + "x" + std::to_string(r.ny) + "x" + std::to_string(r.nz);
     std::cout << std::left << std::setw(8) << r.mode << std::setw(7) << r.parts << std::setw(7) << r.slabs
@@ -54,7 +68,9 @@ void print_table(const std::vector<ScalingRecord>& recs, const std::string& what
               << std::setw(10) << 100.0 * r.efficiency << "%" << std::setprecision(4) << std::setw(11)
               << 1e3 * r.halo_s_per_step << std::setw(12) << 1e3 * r.exposed_s_per_step << std::setprecision(1)
               << std::setw(8) << 100.0 * r.hidden_fraction << "%" << std::setprecision(1) << std::setw(10)
-              << r.copy_gbs << "\n";
+              << r.copy_gbs;
+    if (roof.copy_gbs > 0) std::cout << std::setw(9) << 100.0 * roof.fraction(r) << "%";
+    std::cout << "\n";
   }
 }
 
@@ -81,6 +97,7 @@ int run_scaling(const ScalingArgs& a) {
     o.nz = a.grid[2];
     o.steps = a.steps;
     o.warmup = a.warmup;
+    o.reps = a.reps;
     DecompArgs d;
     if (backend != BackendChoice::Cpu && !launched_by_mpi()) d.gpus = a.gpus;
     setup = make_decomp_setup(d, backend);
@@ -122,15 +139,28 @@ int run_scaling(const ScalingArgs& a) {
     std::cerr << "bench scaling: " << e.what() << "\n";
     return 2;
   }
+  // After the timed runs, so the copies do not warm or cool anything the parts measure.
+  DeviceRoofline roof;
+  if (backend != BackendChoice::Cpu && !interrupted()) {
+    CUDA_CHECK(cudaSetDevice(o.devices[0]));
+    roof.copy_gbs = bench::measure_copy_bandwidth_gbs();
+    roof.bytes_per_point = scheme_bytes_per_point(o.precision);
+  }
   if (!setup.rank0()) return 0;
   const std::string what = setup.ranks() > 1 ? "ranks" : backend == BackendChoice::Cpu ? "parts" : "GPUs";
-  std::cout << "z-slab scaling, stencil " << o.stencil << ", " << a.precision << ", " << o.steps
-            << " steps per sample; efficiency against one undecomposed part; halo: one exchange alone; "
-               "hidden: the part of it the overlap hides\n";
-  print_table(recs, what);
+  std::cout << "z-slab scaling, stencil " << o.stencil << ", " << a.precision << ", the median of " << o.reps
+            << " runs of " << o.steps << " steps; efficiency against one undecomposed part; halo: one exchange alone; "
+               "hidden: the part of it the overlap hides; GB/s: that exchange's";
+  if (roof.copy_gbs > 0)
+    std::cout << "; of roof: a part's rate against one GPU's copy roofline (" << std::fixed << std::setprecision(1)
+              << roof.copy_gbs << " GB/s device-to-device, this run, GPU " << o.devices[0] << ": "
+              << bench::roofline_gpoints(roof.copy_gbs, roof.bytes_per_point) << " Gpoints/s at "
+              << std::setprecision(0) << roof.bytes_per_point << " B a point)";
+  std::cout << "\n";
+  print_table(recs, what, roof);
   if (!a.json_path.empty()) {
     nlohmann::json j = nlohmann::json::array();
-    for (const auto& r : recs) j.push_back(to_json(r));
+    for (const auto& r : recs) j.push_back(to_json(r, roof));
     util::write_atomically(a.json_path, "JSON file", [&](std::ostream& out) { out << j.dump(2) << "\n"; });
     std::cout << "wrote " << recs.size() << " records to " << a.json_path << "\n";
   }
@@ -153,6 +183,8 @@ void add_bench_scaling(CLI::App& bench) {
   c->add_option("--kernel", a->kernel, "CUDA kernel id (default: the first that can run on a slab)");
   c->add_option("--steps", a->steps, "timed steps per configuration")->check(CLI::Range(1, 100000));
   c->add_option("--warmup", a->warmup, "untimed steps first")->check(CLI::Range(0, 100000));
+  c->add_option("--reps", a->reps, "timed runs of --steps per configuration (the median is reported)")
+      ->check(CLI::Range(1, 1000));
   c->add_option("--json", a->json_path, "also write the records as JSON to FILE");
   c->callback([a] {
     try {

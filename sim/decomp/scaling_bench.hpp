@@ -24,6 +24,7 @@ struct ScalingOptions {
   Precision precision = Precision::Float;
   std::string kernel;             // "" : the first registered kernel that can run on a slab
   int steps = 50, warmup = 5;
+  int reps = 3;                   // timed runs of `steps`; the median is reported
   SlabComm* comm = nullptr;       // MPI: one part per rank
   std::function<bool()> stop_requested;
 };
