@@ -139,14 +139,15 @@ int run_scaling(const ScalingArgs& a) {
     std::cerr << "bench scaling: " << e.what() << "\n";
     return 2;
   }
-  // After the timed runs, so the copies do not warm or cool anything the parts measure.
+  if (!setup.rank0()) return 0;
+  // After the timed runs, so the copies do not warm or cool anything the parts measure;
+  // by the rank that prints, on its own GPU.
   DeviceRoofline roof;
   if (backend != BackendChoice::Cpu && !interrupted()) {
     CUDA_CHECK(cudaSetDevice(o.devices[0]));
     roof.copy_gbs = bench::measure_copy_bandwidth_gbs();
     roof.bytes_per_point = scheme_bytes_per_point(o.precision);
   }
-  if (!setup.rank0()) return 0;
   const std::string what = setup.ranks() > 1 ? "ranks" : backend == BackendChoice::Cpu ? "parts" : "GPUs";
   std::cout << "z-slab scaling, stencil " << o.stencil << ", " << a.precision << ", the median of " << o.reps
             << " runs of " << o.steps << " steps; efficiency against one undecomposed part; halo: one exchange alone; "

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bench/median.hpp"
 #include "bench/text_table.hpp"
 #include "core/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
@@ -18,12 +19,6 @@
 namespace ws::bench {
 
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  if (v.empty()) return 0.0;
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
 
 bool on_slabs(const DecompOptions& d) { return !d.devices.empty() || d.slabs_per_process > 1; }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "bench/median.hpp"
 #include "core/cuda_check.hpp"
 #include "cpu/cpu_solver.hpp"
 #include "cuda/cuda_solver.hpp"
@@ -33,8 +34,7 @@ double seconds_of(WaveSolver& s, int steps, int reps) {
     s.advance(steps);
     t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
-  std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
-  return t[t.size() / 2];
+  return bench::median(t);
 }
 
 // A field that is not zero, so the timings see ordinary arithmetic (no denormals:
