@@ -31,6 +31,7 @@ struct ScalingArgs {
   std::string precision = "float";
   std::string kernel;
   int steps = 50, warmup = 5, reps = 3;
+  std::string edge_priority = "on";
   std::string json_path;
 };
 
@@ -98,6 +99,7 @@ int run_scaling(const ScalingArgs& a) {
     o.steps = a.steps;
     o.warmup = a.warmup;
     o.reps = a.reps;
+    o.prioritize_edges = a.edge_priority == "on";
     DecompArgs d;
     if (backend != BackendChoice::Cpu && !launched_by_mpi()) d.gpus = a.gpus;
     setup = make_decomp_setup(d, backend);
@@ -152,6 +154,7 @@ int run_scaling(const ScalingArgs& a) {
   std::cout << "z-slab scaling, stencil " << o.stencil << ", " << a.precision << ", the median of " << o.reps
             << " runs of " << o.steps << " steps; efficiency against one undecomposed part; halo: one exchange alone; "
                "hidden: the part of it the overlap hides; GB/s: that exchange's";
+  if (!o.prioritize_edges) std::cout << "; edge slabs at the default stream priority";
   if (roof.copy_gbs > 0)
     std::cout << "; of roof: a part's rate against one GPU's copy roofline (" << std::fixed << std::setprecision(1)
               << roof.copy_gbs << " GB/s device-to-device, this run, GPU " << o.devices[0] << ": "
@@ -186,6 +189,10 @@ void add_bench_scaling(CLI::App& bench) {
   c->add_option("--warmup", a->warmup, "untimed steps first")->check(CLI::Range(0, 100000));
   c->add_option("--reps", a->reps, "timed runs of --steps per configuration (the median is reported)")
       ->check(CLI::Range(1, 1000));
+  c->add_option("--edge-priority", a->edge_priority,
+                "on: the edge slabs' updates at the device's greatest stream priority (the default); off: at the "
+                "default priority, for comparison")
+      ->check(CLI::IsMember({"on", "off"}));
   c->add_option("--json", a->json_path, "also write the records as JSON to FILE");
   c->callback([a] {
     try {

@@ -63,6 +63,11 @@ class CudaSolver final : public CudaWaveSolver {
   const KernelVariant& kernel() const override { return *variant_; }
   const LaunchOptions& launch_options() const override { return options_; }
   void synchronize() override { CUDA_CHECK(cudaStreamSynchronize(stream_.get())); }
+  void use_highest_priority_stream() override {
+    synchronize();
+    stream_ = CudaStream::highest_priority();
+    drop_graphs();
+  }
 
   void set_kernel(const std::string& id, const LaunchOptions& o) override {
     const KernelVariant& v = KernelRegistry::instance().at(id);

@@ -43,6 +43,11 @@ class CudaWaveSolver : public WaveSolver {
   virtual const KernelVariant& kernel() const = 0;
   virtual const LaunchOptions& launch_options() const = 0;
   virtual cudaStream_t stream() const = 0;
+  // Moves the solver onto a stream of the device's greatest priority (after the work
+  // queued so far), so its blocks go ahead of other streams' as SMs free up: the
+  // decomposed solver's edge slabs, whose planes the neighbours wait for. Graphs are
+  // captured again; results are unchanged.
+  virtual void use_highest_priority_stream() = 0;
   // Waits for the solver's stream (the renderer reads the field after this).
   virtual void synchronize() = 0;
   // advance() without waiting for the device: the steps are queued on stream(), the

@@ -83,16 +83,33 @@ class PinnedBuffer {
 class CudaStream {
  public:
   CudaStream() { CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  // A stream on the current device whose blocks the block scheduler dispatches ahead of
+  // those of default-priority streams as SMs free up (cudaDeviceGetStreamPriorityRange:
+  // the greatest priority is the smallest number).
+  static CudaStream highest_priority() {
+    int least = 0, greatest = 0;
+    CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    CudaStream s(nullptr);
+    CUDA_CHECK(cudaStreamCreateWithPriority(&s.s_, cudaStreamNonBlocking, greatest));
+    return s;
+  }
   ~CudaStream() {
     if (s_) cudaStreamDestroy(s_);
   }
   CudaStream(CudaStream&& o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
-  CudaStream& operator=(CudaStream&&) = delete;
+  CudaStream& operator=(CudaStream&& o) noexcept {
+    if (this != &o) {
+      if (s_) cudaStreamDestroy(s_);
+      s_ = std::exchange(o.s_, nullptr);
+    }
+    return *this;
+  }
   CudaStream(const CudaStream&) = delete;
   CudaStream& operator=(const CudaStream&) = delete;
   cudaStream_t get() const { return s_; }
 
  private:
+  explicit CudaStream(std::nullptr_t) {}
   cudaStream_t s_ = nullptr;
 };
 

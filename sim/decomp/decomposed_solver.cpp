@@ -91,13 +91,17 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       }
       locals_.push_back(std::move(l));
     }
-    part_device_.assign(per, -1);
-    for (const auto& l : locals_) part_device_[l.part] = l.device;
     if (!o.devices.empty()) {
       enable_peer_access(o.devices);
-      for (int q = 0; q < per; ++q) {
-        CUDA_CHECK(cudaSetDevice(part_device_[q]));
-        copy_streams_.push_back(std::make_unique<CudaStream>());
+      // Each slab sends its planes on a copy stream of its own, so a copy waiting for one
+      // slab's update never holds up another slab's planes behind it in a queue; the edge
+      // slabs' updates and all copies run at the device's greatest stream priority, so the
+      // planes a neighbour waits for are computed and sent while the inner slab's blocks
+      // still run, instead of after them.
+      for (auto& l : locals_) {
+        CUDA_CHECK(cudaSetDevice(l.device));
+        copy_streams_.push_back(std::make_unique<CudaStream>(CudaStream::highest_priority()));
+        if (l.edge && o.prioritize_edges) l.cuda->use_highest_priority_stream();
       }
     }
     // Queued steps: with every slab of this process on a device and no MPI peer, no step
@@ -372,7 +376,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       return;
     }
     CUDA_CHECK(cudaSetDevice(a.device));
-    const cudaStream_t cs = copy_streams_[locals_[from].part]->get();
+    const cudaStream_t cs = copy_streams_[from]->get();
     if (queued_) {
       // The planes are those `from` wrote this step; the halo is that of the level
       // `to` wrote this step, whose halo `to`'s update of the step before read (as
@@ -385,10 +389,14 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     if (queued_) halo_copied_[to][up ? 0 : 1]->record(cs);
   }
 
+  // The copies out of the part's slabs done.
   void wait_copies(int part) {
     if (copy_streams_.empty()) return;
-    CUDA_CHECK(cudaSetDevice(part_device_[part]));
-    CUDA_CHECK(cudaStreamSynchronize(copy_streams_[part]->get()));
+    for (int q = 0; q < (int)locals_.size(); ++q)
+      if (locals_[q].part == part) {
+        CUDA_CHECK(cudaSetDevice(locals_[q].device));
+        CUDA_CHECK(cudaStreamSynchronize(copy_streams_[q]->get()));
+      }
   }
 
   // One step. On entry the halos of every slab's u^n hold the neighbours' planes; on
@@ -471,7 +479,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   // Every slab's and copy stream's work done (the end of a queued advance).
   void wait_all_streams() {
     for (auto& l : locals_) on(l).cuda->synchronize();
-    for (int p = 0; p < (int)copy_streams_.size(); ++p) wait_copies(p);
+    for (int p = 0; p < parts_; ++p) wait_copies(p);
   }
 
   // The exchange of one step alone (the benchmark's measure of the halo time).
@@ -550,7 +558,6 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   SlabPlan plan_;
   int parts_ = 1;
   std::vector<LocalSlab> locals_;
-  std::vector<int> part_device_;
   std::vector<std::unique_ptr<CudaStream>> copy_streams_;
   bool queued_ = false;                                 // one_step's queued order
   // Per local slab: its queued updates of even and odd steps (parity_ this step's).

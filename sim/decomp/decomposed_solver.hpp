@@ -29,6 +29,9 @@ struct DecompOptions {
   std::string kernel_id;       // CUDA kernel ("": the first registered one that can run on a slab)
   SlabComm* comm = nullptr;    // null: this process holds the whole grid
   bool overlap = true;         // split off the slabs at a rank boundary (split_edges_for_overlap)
+  // The edge slabs' updates on streams of the device's greatest priority (false: the
+  // default priority, for the scaling benchmark's comparison).
+  bool prioritize_edges = true;
 };
 
 // Throws std::invalid_argument (naming the values) when the grid is too thin for the

@@ -80,6 +80,7 @@ std::vector<ScalingRecord> run_scaling_bench(const ScalingOptions& o) {
       DecompOptions d;
       d.comm = o.comm;
       d.kernel_id = kernel;
+      d.prioritize_edges = o.prioritize_edges;
       if (ranks > 1) {
         d.slabs_per_process = 1;
         if (gpu) d.devices = {o.devices[0]};

@@ -25,6 +25,7 @@ struct ScalingOptions {
   std::string kernel;             // "" : the first registered kernel that can run on a slab
   int steps = 50, warmup = 5;
   int reps = 3;                   // timed runs of `steps`; the median is reported
+  bool prioritize_edges = true;   // DecompOptions::prioritize_edges
   SlabComm* comm = nullptr;       // MPI: one part per rank
   std::function<bool()> stop_requested;
 };
