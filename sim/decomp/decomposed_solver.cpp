@@ -107,6 +107,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     // Queued steps: with every slab of this process on a device and no MPI peer, no step
     // waits on the host; events order the slabs' streams and the copy streams (one_step).
     queued_ = !o.devices.empty() && ranks == 1;
+    staged_ = !o.devices.empty() && ranks > 1;
     if (queued_) {
       for (auto& l : locals_) {
         CUDA_CHECK(cudaSetDevice(l.device));
@@ -156,7 +157,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   void advance(int steps) override {
     const auto t0 = std::chrono::steady_clock::now();
     for (int n = 0; n < steps; ++n) one_step();
-    if (queued_) wait_all_streams();
+    if (queued_ || staged_) wait_all_streams();
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     metrics_ = throughput_metrics(steps, sec, layout_.interior_points(), precision_);
   }
@@ -413,10 +414,35 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   // update and copies slot in beside it; a copy waits for the update that wrote its
   // planes and for the update before it of the slab it writes into (slab_done_, one
   // event per step parity).
-  // With MPI messages in flight (host-staged, not queued) the device slabs' interior
-  // updates are queued instead, and this thread keeps the messages moving
-  // (SlabComm::progress) until those updates are done; the copies within a part follow.
+  // With MPI messages in flight (host-staged, not queued) the device slabs' updates are
+  // all queued at once, the edge slabs' at the greatest stream priority, so the inner
+  // slabs start without waiting for the edges; this thread waits for the edge slabs alone,
+  // stages and posts their planes, and keeps the messages moving (SlabComm::progress)
+  // until the inner slabs are done; the copies within a part follow, and the received
+  // planes go onto each device behind the step on the edge slab's own stream, which its
+  // next update follows.
   void one_step() {
+    if (staged_ && exchange_) {
+      for_parts([&](int p) {
+        for (auto& l : locals_)
+          if (l.part == p && l.edge) on(l).cuda->advance_queued(1);
+        for (auto& l : locals_)
+          if (l.part == p && !l.edge) on(l).cuda->advance_queued(1);
+        for (auto& l : locals_)
+          if (l.part == p && l.edge) on(l).cuda->synchronize();
+      });
+      post_remote();
+      for_parts([&](int p) { copy_out_of_part(p); });
+      progress_remote_until_interiors_done();
+      for_parts([&](int p) {
+        copy_within_part(p);
+        wait_copies(p);
+      });
+      finish_remote();
+      ++steps_since_take_;
+      parity_ = 1 - parity_;
+      return;
+    }
     for_parts([&](int p) {
       for (auto& l : locals_)
         if (l.part == p && l.edge) step_slab(l);
@@ -491,6 +517,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       wait_copies(p);
     });
     finish_remote();
+    if (staged_) wait_all_streams();  // the received planes' copies onto the devices
   }
 
   void copy_out_of_part(int p) {
@@ -520,7 +547,11 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     remote_.post([&](int local) { return field_of(locals_[local]); });
   }
   void finish_remote() {
-    remote_.finish([&](int local) { return field_of(locals_[local]); });
+    if (staged_)
+      remote_.finish([&](int local) { return field_of(locals_[local]); },
+                     [&](int local) { return locals_[local].cuda->stream(); });
+    else
+      remote_.finish([&](int local) { return field_of(locals_[local]); });
   }
 
   // The grid's padded arrays from the slabs' interior planes (the grid's own z halo is
@@ -572,6 +603,8 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   bool exchange_ = true;
   ReceiverRouting routing_;
   long long steps_since_take_ = 0;
+  // Device slabs under MPI (host-staged messages): every update queued at once (one_step).
+  bool staged_ = false;
   SolverMetrics metrics_;
   std::vector<float> view_f_;
   std::vector<double> view_d_;

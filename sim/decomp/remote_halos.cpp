@@ -36,14 +36,20 @@ void RemoteHalos::post(const FieldOf& field) {
   pending_ = true;
 }
 
-void RemoteHalos::finish(const FieldOf& field) {
+void RemoteHalos::finish(const FieldOf& field, const StreamOf& stream_of) {
   if (!pending_) return;
   comm_->wait_all();
   pending_ = false;
   for (auto& c : cuts_) {
     if (c.device < 0 || !c.recv.get()) continue;
     const SlabField f = field(c.local);
-    copy_planes(c.up ? f.halo_above() : f.halo_below(), f.device, c.recv.get(), -1, bytes_);
+    void* halo = c.up ? f.halo_above() : f.halo_below();
+    if (stream_of) {
+      CUDA_CHECK(cudaSetDevice(f.device));
+      CUDA_CHECK(cudaMemcpyAsync(halo, c.recv.get(), bytes_, cudaMemcpyHostToDevice, stream_of(c.local)));
+    } else {
+      copy_planes(halo, f.device, c.recv.get(), -1, bytes_);
+    }
   }
 }
 

@@ -31,8 +31,11 @@ class RemoteHalos {
   void post(const FieldOf& field);
   // Lets the posted messages move while the interior runs (SlabComm::progress).
   void progress() { comm_->progress(); }
-  // Waits for the messages and copies the staged halos onto their devices.
-  void finish(const FieldOf& field);
+  // Waits for the messages and copies the staged halos onto their devices: at once, or
+  // queued on stream_of(local) (from pinned buffers; the next post() comes after the
+  // caller has waited for that stream, so the buffers are not reused before).
+  using StreamOf = std::function<cudaStream_t(int local)>;
+  void finish(const FieldOf& field, const StreamOf& stream_of = nullptr);
 
  private:
   struct Cut {

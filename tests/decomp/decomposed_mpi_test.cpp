@@ -5,7 +5,10 @@
 // collective call, so a failure on one rank cannot leave the others waiting.
 #include <gtest/gtest.h>
 
+#include "common/gpu.hpp"
+#include "core/cuda_check.hpp"
 #include "cpu/cpu_solver.hpp"
+#include "cuda/cuda_solver.hpp"
 #include "decomp/decomp_cases.hpp"
 #include "decomp/slice_check.hpp"
 #include "decomp/decomposed_solver.hpp"
@@ -54,6 +57,52 @@ TEST_P(DecomposedMpi, RanksMatchOneGridBitForBit) {
       SCOPED_TRACE("rank " + std::to_string(g_mpi->rank()) + " of " + std::to_string(ranks) + ", " +
                    std::to_string(per) + " slab(s) per rank, overlap " + (overlap ? "on" : "off"));
       const CaseResult got = run_case(c, rank_factory(per, overlap));
+      EXPECT_EQ(got.step, ref.step);
+      EXPECT_EQ(got.receivers.size(), ref.receivers.size());
+      for (size_t r = 0; r < ref.receivers.size() && r < got.receivers.size(); ++r)
+        EXPECT_EQ(got.receivers[r], ref.receivers[r]) << "receiver " << r;
+      EXPECT_TRUE(got.u_cur == ref.u_cur) << "u^n differs";
+      EXPECT_TRUE(got.u_prev == ref.u_prev) << "u^{n-1} differs";
+    }
+  }
+}
+
+// GPU ranks (each rank's slabs on device rank % count, host-staged messages) against
+// one GPU with the same kernel, bit for bit: the edge slabs' updates queued beside the
+// inner ones, their planes staged and the received ones queued onto the devices. Skips
+// on every rank alike where no GPU is usable (CI).
+TEST_P(DecomposedMpi, GpuRanksMatchOneGpuBitForBit) {
+  WS_REQUIRE_GPU();
+  const DecompCase& c = GetParam();
+  const Stencil st = make_stencil(c.stencil);
+  const std::string kernel = slab_kernel(st, c.precision, "", true);
+  int count = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&count));
+  const int device = g_mpi->rank() % count;
+  const CaseResult ref = run_case(c, [&](Precision p, const Stencil& s, int nx, int ny, int nz, double courant,
+                                         double dt) {
+    CUDA_CHECK(cudaSetDevice(0));
+    return std::unique_ptr<WaveSolver>(make_cuda_solver(p, s, nx, ny, nz, courant, dt, kernel));
+  });
+  EXPECT_GT(peak_of(ref), 1e-6);
+  const int ranks = g_mpi->size();
+  const int most = max_slabs(c.nz, halo_for(st));
+  for (int per : {1, 2}) {
+    if (per * ranks > most) continue;
+    for (bool overlap : {true, false}) {
+      SCOPED_TRACE("rank " + std::to_string(g_mpi->rank()) + " of " + std::to_string(ranks) + " on GPU " +
+                   std::to_string(device) + ", " + std::to_string(per) + " slab(s) per rank, overlap " +
+                   (overlap ? "on" : "off") + ", kernel " + kernel);
+      const CaseResult got = run_case(c, [&](Precision p, const Stencil& s, int nx, int ny, int nz, double courant,
+                                             double dt) {
+        DecompOptions o;
+        o.slabs_per_process = per;
+        o.devices.assign(per, device);
+        o.kernel_id = kernel;
+        o.comm = &g_mpi->comm();
+        o.overlap = overlap;
+        return make_decomposed_solver(o, p, s, nx, ny, nz, courant, dt);
+      });
       EXPECT_EQ(got.step, ref.step);
       EXPECT_EQ(got.receivers.size(), ref.receivers.size());
       for (size_t r = 0; r < ref.receivers.size() && r < got.receivers.size(); ++r)
