@@ -1,8 +1,28 @@
 #include "decomp/slab_workers.hpp"
 
+#include <cstdlib>
+
 namespace ws {
 
+namespace {
+
+// Spins on `ready` for at most `limit` (yielding the core between looks); true when it became true.
+template <class Ready>
+bool spin_until(Ready ready, std::chrono::microseconds limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  for (int i = 0;; ++i) {
+    if (ready()) return true;
+    if ((i & 63) == 63) {
+      if (std::chrono::steady_clock::now() > end) return false;
+      std::this_thread::yield();
+    }
+  }
+}
+
+}  // namespace
+
 SlabWorkers::SlabWorkers(int n) : n_(n < 1 ? 1 : n) {
+  if (const char* e = std::getenv("WS_SLAB_SPIN_US"); e && *e) spin_ = std::chrono::microseconds(std::atol(e));
   for (int i = 1; i < n_; ++i) threads_.emplace_back([this, i] { loop(i); });
 }
 
@@ -34,8 +54,9 @@ void SlabWorkers::run(const std::function<void(int)>& f) {
   } catch (...) {
     mine = std::current_exception();
   }
+  spin_until([this] { return pending_.load(std::memory_order_acquire) == 0; }, spin_);
   std::unique_lock<std::mutex> lock(m_);
-  done_.wait(lock, [this] { return pending_ == 0; });
+  done_.wait(lock, [this] { return pending_.load(std::memory_order_acquire) == 0; });
   job_ = nullptr;
   if (mine) std::rethrow_exception(mine);
   if (error_) std::rethrow_exception(error_);
@@ -45,11 +66,12 @@ void SlabWorkers::loop(int index) {
   long long seen = 0;
   for (;;) {
     const std::function<void(int)>* job;
+    spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; }, spin_);
     {
       std::unique_lock<std::mutex> lock(m_);
-      start_.wait(lock, [&] { return quit_ || generation_ != seen; });
+      start_.wait(lock, [&] { return quit_ || generation_.load() != seen; });
       if (quit_) return;
-      seen = generation_;
+      seen = generation_.load();
       job = job_;
     }
     std::exception_ptr err;
@@ -61,7 +83,7 @@ void SlabWorkers::loop(int index) {
     {
       std::lock_guard<std::mutex> lock(m_);
       if (err && !error_) error_ = err;
-      if (--pending_ == 0) done_.notify_one();
+      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_.notify_one();
     }
   }
 }

@@ -2,6 +2,12 @@
 // A fixed set of threads that run one function per index and wait for all: the
 // decomposed solver drives each GPU's slabs from a thread of its own, so the GPUs
 // step concurrently although a solver's advance() waits for its stream.
+// A step of a small room on several GPUs queues its work in tens of microseconds, about
+// what waking a thread blocked on a condition variable takes; so the threads and the
+// caller first spin for a short while on the job's counters (200 us; the environment's
+// WS_SLAB_SPIN_US sets it, 0: block at once, for comparison), and only then block.
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -24,14 +30,15 @@ class SlabWorkers {
 
  private:
   void loop(int index);
+  std::chrono::microseconds spin_{200};
 
   int n_;
   std::vector<std::thread> threads_;
   std::mutex m_;
   std::condition_variable start_, done_;
   const std::function<void(int)>* job_ = nullptr;
-  long long generation_ = 0;
-  int pending_ = 0;
+  std::atomic<long long> generation_{0};
+  std::atomic<int> pending_{0};
   bool quit_ = false;
   std::exception_ptr error_;
 };
