@@ -15,6 +15,10 @@ void add_decomp_options(CLI::App& c, DecompArgs& a) {
   c.add_option("--slabs-per-gpu", a.slabs_per_gpu,
                "several slabs on each GPU (for testing the decomposition on one device)")
       ->check(CLI::Range(1, 64));
+  c.add_option("--halo-overlap", a.halo_overlap,
+               "on: each GPU's planes next to another part form an edge slab, updated first so the halo travels "
+               "while the rest is updated (the default); off: one slab a GPU, the halo exchanged between steps")
+      ->check(CLI::IsMember({"on", "off"}));
 }
 
 int cuda_device_count() {
@@ -100,6 +104,7 @@ DecompSetup make_decomp_setup(const DecompArgs& a, BackendChoice backend) {
   // One slab on one GPU in one process is the ordinary solver (and may use any kernel).
   if (d.options.devices.size() == 1 && !d.options.comm) d.options.devices.clear();
   d.options.slabs_per_process = d.options.devices.empty() ? 1 : (int)d.options.devices.size();
+  d.options.overlap = a.halo_overlap == "on";
   return d;
 }
 

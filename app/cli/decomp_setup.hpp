@@ -15,6 +15,7 @@ namespace ws::cli {
 struct DecompArgs {
   std::string gpus;       // "" (one GPU, or one per MPI rank), "N" or "all"
   int slabs_per_gpu = 1;  // > 1: several slabs on each GPU (tests the decomposition on one device)
+  std::string halo_overlap = "on";  // DecompOptions::overlap: split off the edge slabs
 };
 
 void add_decomp_options(CLI::App& c, DecompArgs& a);

@@ -1,12 +1,13 @@
 # `wavescope run` on one process against `mpiexec -np RANKS wavescope run` on the CPU:
 # the receivers' CSV files must be identical byte for byte.
-#   cmake -DWAVESCOPE=... -DMPIEXEC=... -DRANKS=... -DSCENE=... -DOUT=... -P compare_mpi_run.cmake
+#   cmake -DWAVESCOPE=... -DMPIEXEC=... -DRANKS=... -DSCENE=... -DOUT=... [-DRANKS_ARGS=a;b] -P compare_mpi_run.cmake
+# RANKS_ARGS: more options for the ranks' run only (--halo-overlap off).
 set(args run --scene ${SCENE} --backend cpu --steps 160 --quiet)
 execute_process(COMMAND ${WAVESCOPE} ${args} --csv ${OUT}/one.csv RESULT_VARIABLE rc1 ERROR_VARIABLE err1)
 if(NOT rc1 EQUAL 0)
   message(FATAL_ERROR "one process failed (${rc1}): ${err1}")
 endif()
-execute_process(COMMAND ${MPIEXEC} -np ${RANKS} --oversubscribe ${WAVESCOPE} ${args} --csv ${OUT}/ranks.csv
+execute_process(COMMAND ${MPIEXEC} -np ${RANKS} --oversubscribe ${WAVESCOPE} ${args} ${RANKS_ARGS} --csv ${OUT}/ranks.csv
                 RESULT_VARIABLE rc2 ERROR_VARIABLE err2)
 if(NOT rc2 EQUAL 0)
   message(FATAL_ERROR "${RANKS} ranks failed (${rc2}): ${err2}")
