@@ -195,9 +195,9 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
   CudaWaveSolver* cuda = m.cuda();  // null on slabs
   const Precision precision = m.solver().precision();
   if (slabs) {
-    // The kernel WaveModel gave the slabs ("auto": the slabs' default).
-    const bool own = cfg.kernel.empty() || cfg.kernel == "auto";
-    res.kernel_id = slab_kernel(g.stencil, precision, own ? cfg.decomp.kernel_id : cfg.kernel);
+    // The kernel and edge split WaveModel gave the slabs ("auto": timed on the room's slabs).
+    res.kernel_id = slab_kernel(g.stencil, precision, m.decomposition().kernel_id);
+    res.auto_note = m.kernel_choice_note();
     res.decomposition = m.backend_note();
     res.gpus = (int)std::set<int>(cfg.decomp.devices.begin(), cfg.decomp.devices.end()).size();
     res.slabs = decomp_probe(m.solver())->slab_count();
@@ -251,7 +251,7 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
     if (cfg.stopped()) break;
     if (cuda) cuda->set_step_graph(graph);
     log << "kernel only, graph " << (graph ? "on" : "off") << " ...\n";
-    const double bare = slabs ? kernel_only_on_slabs(m, cfg.decomp, res.kernel_id, steps, cfg.reps)
+    const double bare = slabs ? kernel_only_on_slabs(m, m.decomposition(), res.kernel_id, steps, cfg.reps)
                               : kernel_only_gpoints(m, graph, steps, cfg.reps);
     for (bool display : cfg.display_modes) {
       if (cfg.stopped()) break;

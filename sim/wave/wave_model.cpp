@@ -1,8 +1,10 @@
 #include "wave/wave_model.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "core/cuda_check.hpp"
@@ -13,6 +15,7 @@
 #include "cuda/autotune.hpp"
 #include "cuda/room_autotune.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "decomp/slab_autotune.hpp"
 #include "wave/scene_solids.hpp"
 #include "wave/stencil_switch.hpp"
 
@@ -23,7 +26,7 @@ WaveModel::WaveModel(const WaveScene& scene, BackendChoice backend, const std::s
 
 WaveModel::WaveModel(const WaveScene& scene, BackendChoice backend, const std::string& kernel_id,
                      const DecompOptions& decomp)
-    : scene_(scene), grid_(derive_grid(scene)), choice_(backend), decomp_(decomp) {
+    : scene_(scene), grid_(derive_grid(scene)), choice_(backend), decomp_(decomp), decomp_in_use_(decomp) {
   solids_ = voxelise_scene(scene_, grid_);
   build_solver(scene.precision, kernel_id, nullptr);
   restart_watchdog();
@@ -88,9 +91,23 @@ void WaveModel::build_solver(Precision p, const std::string& kernel_id, const La
   backend_note_ = backend.note;
   if (decomposed) {
     DecompOptions d = decomp_;
-    if (!kernel_id.empty() && kernel_id != "auto") d.kernel_id = kernel_id;  // auto: the slabs' default
+    const KernelVariant* running = KernelRegistry::instance().find(decomp_in_use_.kernel_id);
+    if (!kernel_id.empty() && kernel_id != "auto") {
+      d.kernel_id = kernel_id;
+      kernel_choice_note_.clear();
+    } else if (kernel_id == "auto" && d.kernel_id.empty()) {
+      kernel_choice_note_.clear();
+      d = tune_slabs(p, d);
+    } else if (solver_ && running && running->supports(grid_.stencil) && running->has_precision(p)) {
+      // A precision or stencil switch keeps the slabs' kernel and split (and auto's note).
+      d.kernel_id = running->id;
+      d.overlap = decomp_in_use_.overlap;
+    } else {
+      kernel_choice_note_.clear();
+    }
     next = make_decomposed_solver(d, p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s);
     backend_note_ = describe_decomposition(*next);
+    decomp_in_use_ = d;
   } else if (backend.use_cuda) {
     std::string chosen = kernel_id;
     LaunchOptions tuned;
@@ -282,6 +299,62 @@ std::string WaveModel::resolve_auto_kernel(Precision p, LaunchOptions& options, 
     std::cerr << e.what() << "; running the default kernel\n";
     return "";
   }
+}
+
+DecompOptions WaveModel::tune_slabs(Precision p, DecompOptions d) {
+  if (d.devices.empty() || (d.comm && d.comm->size() > 1)) return d;
+  const int parts = (int)std::set<int>(d.devices.begin(), d.devices.end()).size();
+  AutotuneOptions o;
+  o.log = &std::cerr;
+  o.budget_s = 2.0;
+  try {
+    const FieldLayout L = make_layout(grid_.nx, grid_.ny, grid_.nz, halo_for(grid_.stencil), bytes_of(p));
+    const BoundaryPlan plan = make_boundary_plan(L, scene_.walls, solids_, grid_.courant);
+    RoomStep step;
+    step.plan = &plan;
+    step.sources = source_nodes();
+    step.receivers = receiver_taps();
+    const TuneProblem room = room_problem(TuneProblem{grid_.stencil.name, p, grid_.nx, grid_.ny, grid_.nz}, step);
+    // Sampled signals read their samples from a stream; the timing needs only their cost.
+    std::vector<SourceNode> sources = step.sources;
+    for (SourceNode& s : sources)
+      if (s.samples) {
+        s.samples = nullptr;
+        s.signal.kind = SignalKind::Gaussian;
+        s.signal.width_s = 1e-3;
+      }
+    const SlabBuild build = [&](const DecompOptions& x) {
+      auto s = make_decomposed_solver(x, p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s);
+      s->set_boundary(make_boundary_plan(s->layout(), scene_.walls, solids_, grid_.courant));
+      s->set_sources(sources);
+      s->set_receiver_taps(step.receivers);
+      return s;
+    };
+    const SlabMeasure measure = [&](const TuneCandidate& c, bool overlap, double budget_s) {
+      DecompOptions x = d;
+      x.kernel_id = c.kernel;
+      x.overlap = overlap;
+      return time_decomposed_step(build, x, budget_s);
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+    const SlabTuneChoice c = autotune_slabs(room, current_tune_identity(), parts, d.overlap,
+                                            slab_candidates(grid_.stencil, p), measure, o);
+    std::cerr << "autotune on slabs (" << parts << " GPU(s)): " << c.kernel
+              << (c.overlap ? ", edge slabs split off, " : ", one slab a GPU, ") << 1e6 * c.seconds_per_step
+              << " us a step ("
+              << (c.from_cache ? std::string("cached")
+                               : "tuned in " + std::to_string(std::chrono::duration<double>(
+                                                                  std::chrono::steady_clock::now() - t0)
+                                                                  .count()) +
+                                     " s")
+              << ")\n";
+    d.kernel_id = c.kernel;
+    d.overlap = c.overlap;
+    kernel_choice_note_ = c.label();
+  } catch (const std::exception& e) {
+    std::cerr << "autotune on slabs: " << e.what() << "; running the slabs' default kernel\n";
+  }
+  return d;
 }
 
 void WaveModel::retune_kernel() {

@@ -89,6 +89,9 @@ class WaveModel {
   // "auto → zstream_vec 64x8" while the kernel is the one `--kernel auto` chose
   // (sim/cuda/autotune.hpp), else "".
   const std::string& kernel_choice_note() const { return kernel_choice_note_; }
+  // The decomposition the slabs run with (the kernel and the edge split `auto` chose on
+  // slabs, sim/decomp/slab_autotune.hpp); the options given when not decomposed.
+  const DecompOptions& decomposition() const { return decomp_in_use_; }
   // Times the candidates again (the cache ignored, then rewritten) and switches to the winner.
   void retune_kernel();
   // Switches the stencil while running: the Courant number (and so X, T and the grid)
@@ -107,6 +110,9 @@ class WaveModel {
   void build_solver(Precision p, const std::string& kernel_id, const LaunchOptions* options);
   // The autotuned kernel id and block (in `options`) for this grid; "" when tuning failed.
   std::string resolve_auto_kernel(Precision p, LaunchOptions& options, bool force);
+  // `d` with the kernel and the edge split timed fastest on this room's slabs (in one
+  // process; under MPI ranks, or when tuning fails, `d` as given).
+  DecompOptions tune_slabs(Precision p, DecompOptions d);
   void wire_io();
   std::vector<ReceiverTaps> receiver_taps() const;
   std::vector<SourceNode> source_nodes() const;
@@ -120,6 +126,7 @@ class WaveModel {
   DerivedGrid grid_;
   BackendChoice choice_;
   DecompOptions decomp_;
+  DecompOptions decomp_in_use_;
   std::unique_ptr<WaveSolver> solver_;
   CudaWaveSolver* cuda_ = nullptr;
   std::string backend_note_;

@@ -1,12 +1,14 @@
 // bench realtime on z-slabs (--gpus 1 --slabs-per-gpu 2 on one GPU): the scene's model
 // runs over the slabs, the kernel-only comparison on the same slabs, graph off only
-// (the slabs have no step graph), and the figures are measured, not zero.
+// (the slabs have no step graph), and the figures are measured, not zero; `auto` picks
+// the kernel and edge split by timing them on the slabs.
 #include <gtest/gtest.h>
 
 #include <sstream>
 
 #include "bench/realtime_bench.hpp"
 #include "common/gpu.hpp"
+#include "decomp/slab_autotune.hpp"
 #include "scene/scene_json.hpp"
 
 namespace ws::bench {
@@ -28,6 +30,13 @@ TEST(RealtimeOnSlabs, TwoSlabsOnOneGpu) {
   EXPECT_GE(r.slabs, 2);
   EXPECT_NE(r.decomposition.find("on GPU 0"), std::string::npos) << r.decomposition;
   EXPECT_FALSE(r.kernel_id.empty());
+  // auto timed the candidates on the room's slabs (or read them from the cache) and says
+  // which kernel and split won; the kernel runs on slabs.
+  EXPECT_EQ(r.auto_note.rfind("auto \u2192 " + r.kernel_id + ",", 0), 0u) << r.auto_note;
+  bool candidate = false;
+  for (const auto& c : slab_candidates(make_stencil(cfg.scene.stencil), cfg.scene.precision))
+    candidate = candidate || c.kernel == r.kernel_id;
+  EXPECT_TRUE(candidate) << r.kernel_id;
   EXPECT_FALSE(r.graph_note.empty());
   ASSERT_EQ(r.rows.size(), 1u);  // graph off, display off
   EXPECT_FALSE(r.rows[0].graph);

@@ -1,0 +1,94 @@
+#include "decomp/slab_autotune.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "cuda/kernel_registry.hpp"
+#include "decomp/slab_kernel.hpp"
+
+namespace ws {
+
+std::string SlabTuneChoice::label() const {
+  return "auto \u2192 " + kernel + (overlap ? ", edge slabs split off" : ", one slab a GPU");
+}
+
+std::vector<TuneCandidate> slab_candidates(const Stencil& stencil, Precision precision) {
+  const KernelRegistry& reg = KernelRegistry::instance();
+  std::vector<std::string> ids;
+  for (const char* id : {"zstream_fused_vec", "zstream_fused", "zstream_cached"}) {
+    const KernelVariant* v = reg.find(id);
+    if (!v || !v->auto_candidate || !v->supports(stencil) || !v->has_precision(precision)) continue;
+    if (!kernel_reads_halo(id) || kernel_sums_follow_z_chunks(id)) continue;
+    ids.push_back(id);
+  }
+  try {
+    const std::string fallback = slab_kernel(stencil, precision, "");
+    if (std::find(ids.begin(), ids.end(), fallback) == ids.end()) ids.push_back(fallback);
+  } catch (const std::invalid_argument&) {
+    // No kernel runs this stencil on slabs: the list is what it is (maybe empty).
+  }
+  std::vector<TuneCandidate> out;
+  for (const auto& id : ids) {
+    TuneCandidate c;
+    c.kernel = id;
+    c.block = preferred_block(reg.at(id), stencil, precision);
+    out.push_back(c);
+  }
+  return out;
+}
+
+TuneProblem slab_problem(const TuneProblem& room, int parts, bool overlap) {
+  TuneProblem p = room;
+  p.stencil += "@slabs:" + std::to_string(parts) + (overlap ? ":edges" : ":whole");
+  return p;
+}
+
+double time_decomposed_step(const SlabBuild& build, const DecompOptions& options, double budget_s) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
+  std::unique_ptr<WaveSolver> s = build(options);
+  s->advance(4);  // the first steps build the whole-step kernels' data and warm the caches
+  // Batches of doubling length until one takes a third of what is left of the budget.
+  double per_step = 0.0;
+  for (int n = 4;; n *= 2) {
+    const auto t = clock::now();
+    s->advance(n);
+    const double sec = since(t);
+    per_step = sec / n;
+    const double left = budget_s - since(t0);
+    if (sec >= left / 3.0 || n >= (1 << 14) || left <= 0.0) break;
+  }
+  return per_step;
+}
+
+SlabTuneChoice autotune_slabs(const TuneProblem& room, const TuneIdentity& identity, int parts, bool allow_overlap,
+                              const std::vector<TuneCandidate>& candidates, const SlabMeasure& measure,
+                              const AutotuneOptions& options) {
+  std::vector<bool> splits{false};
+  if (allow_overlap) splits.insert(splits.begin(), true);
+  AutotuneOptions o = options;
+  o.budget_s = options.budget_s / (double)splits.size();
+  SlabTuneChoice best;
+  std::string why;
+  for (bool overlap : splits) {
+    try {
+      const TuneChoice c = autotune(
+          slab_problem(room, parts, overlap), identity, candidates,
+          [&](const TuneCandidate& cand, double budget) { return measure(cand, overlap, budget); }, o);
+      if (best.kernel.empty() || c.seconds_per_step < best.seconds_per_step) {
+        best.kernel = c.kernel;
+        best.overlap = overlap;
+        best.seconds_per_step = c.seconds_per_step;
+        best.from_cache = c.from_cache;
+      }
+    } catch (const std::exception& e) {
+      why += std::string(why.empty() ? "" : "; ") + (overlap ? "edge slabs: " : "one slab a GPU: ") + e.what();
+    }
+  }
+  if (best.kernel.empty()) throw std::runtime_error("autotune on slabs: no candidate ran (" + why + ")");
+  return best;
+}
+
+}  // namespace ws
