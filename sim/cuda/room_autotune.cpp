@@ -83,6 +83,16 @@ std::vector<TuneCandidate> room_candidates(const TuneChoice& bare, const Stencil
   return out;
 }
 
+std::vector<SourceNode> sources_for_timing(std::vector<SourceNode> sources) {
+  for (SourceNode& s : sources)
+    if (s.samples) {
+      s.samples = nullptr;
+      s.signal.kind = SignalKind::Gaussian;
+      s.signal.width_s = 1e-3;
+    }
+  return sources;
+}
+
 TuneChoice autotune_room_on_device(const TuneChoice& bare, const Stencil& stencil, Precision precision, int nx,
                                    int ny, int nz, const RoomStep& step, const AutotuneOptions& options) {
   std::vector<TuneCandidate> cands = room_candidates(bare, stencil, precision);
@@ -94,14 +104,7 @@ TuneChoice autotune_room_on_device(const TuneChoice& bare, const Stencil& stenci
                              }),
               cands.end());
   if (step.bare() || cands.size() < 2) return bare;
-  // Sampled signals read their samples from a stream; the timing needs only their cost.
-  std::vector<SourceNode> sources = step.sources;
-  for (SourceNode& s : sources)
-    if (s.samples) {
-      s.samples = nullptr;
-      s.signal.kind = SignalKind::Gaussian;
-      s.signal.width_s = 1e-3;
-    }
+  const std::vector<SourceNode> sources = sources_for_timing(step.sources);
   // One scratch solver for every candidate: kernels, blocks and z-chunk waves are switched
   // on it (a switch drops its graphs, and its whole-step data when the block changes), so
   // the room's fields, walls, sources and receivers are set up once.

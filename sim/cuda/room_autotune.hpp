@@ -26,6 +26,10 @@ struct RoomStep {
   bool bare() const { return (!plan || plan->empty()) && sources.empty() && receivers.empty(); }
 };
 
+// The room's sources as a timing runs them: sampled signals, which read their samples from
+// a stream the model feeds, become silent analytic ones of the same cost.
+std::vector<SourceNode> sources_for_timing(std::vector<SourceNode> sources);
+
 // The problem the room's choice is cached under: the grid's, with the stencil field
 // extended by a digest of the room's boundary nodes, solids, sources and taps
 // ("7pt@room:3f2a.../float/160x180x130").

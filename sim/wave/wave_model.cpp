@@ -276,14 +276,8 @@ std::string WaveModel::resolve_auto_kernel(Precision p, LaunchOptions& options, 
     TuneChoice c = autotune_on_device(grid_.stencil, p, grid_.nx, grid_.ny, grid_.nz, o);
     std::string room_note;
     try {  // the room's own step: a kernel that runs it whole may beat the bare grid's choice
-      const FieldLayout L = make_layout(grid_.nx, grid_.ny, grid_.nz, halo_for(grid_.stencil), bytes_of(p));
-      const BoundaryPlan plan = make_boundary_plan(L, scene_.walls, solids_, grid_.courant);
-      RoomStep step;
-      step.plan = &plan;
-      step.sources = source_nodes();
-      step.receivers = receiver_taps();
-      step.courant = grid_.courant;
-      step.dt_s = grid_.dt_s;
+      const BoundaryPlan plan = grid_plan(p);
+      const RoomStep step = room_step(plan);
       const TuneChoice room = autotune_room_on_device(c, grid_.stencil, p, grid_.nx, grid_.ny, grid_.nz, step, o);
       if (room.kernel != c.kernel || room.block.x != c.block.x || room.block.y != c.block.y ||
           room.block.z != c.block.z)
@@ -301,6 +295,21 @@ std::string WaveModel::resolve_auto_kernel(Precision p, LaunchOptions& options, 
   }
 }
 
+BoundaryPlan WaveModel::grid_plan(Precision p) const {
+  const FieldLayout L = make_layout(grid_.nx, grid_.ny, grid_.nz, halo_for(grid_.stencil), bytes_of(p));
+  return make_boundary_plan(L, scene_.walls, solids_, grid_.courant);
+}
+
+RoomStep WaveModel::room_step(const BoundaryPlan& plan) const {
+  RoomStep step;
+  step.plan = &plan;
+  step.sources = source_nodes();
+  step.receivers = receiver_taps();
+  step.courant = grid_.courant;
+  step.dt_s = grid_.dt_s;
+  return step;
+}
+
 DecompOptions WaveModel::tune_slabs(Precision p, DecompOptions d) {
   if (d.devices.empty() || (d.comm && d.comm->size() > 1)) return d;
   const int parts = (int)std::set<int>(d.devices.begin(), d.devices.end()).size();
@@ -308,21 +317,10 @@ DecompOptions WaveModel::tune_slabs(Precision p, DecompOptions d) {
   o.log = &std::cerr;
   o.budget_s = 2.0;
   try {
-    const FieldLayout L = make_layout(grid_.nx, grid_.ny, grid_.nz, halo_for(grid_.stencil), bytes_of(p));
-    const BoundaryPlan plan = make_boundary_plan(L, scene_.walls, solids_, grid_.courant);
-    RoomStep step;
-    step.plan = &plan;
-    step.sources = source_nodes();
-    step.receivers = receiver_taps();
+    const BoundaryPlan plan = grid_plan(p);
+    const RoomStep step = room_step(plan);
     const TuneProblem room = room_problem(TuneProblem{grid_.stencil.name, p, grid_.nx, grid_.ny, grid_.nz}, step);
-    // Sampled signals read their samples from a stream; the timing needs only their cost.
-    std::vector<SourceNode> sources = step.sources;
-    for (SourceNode& s : sources)
-      if (s.samples) {
-        s.samples = nullptr;
-        s.signal.kind = SignalKind::Gaussian;
-        s.signal.width_s = 1e-3;
-      }
+    const std::vector<SourceNode> sources = sources_for_timing(step.sources);
     const SlabBuild build = [&](const DecompOptions& x) {
       auto s = make_decomposed_solver(x, p, grid_.stencil, grid_.nx, grid_.ny, grid_.nz, grid_.courant, grid_.dt_s);
       s->set_boundary(make_boundary_plan(s->layout(), scene_.walls, solids_, grid_.courant));

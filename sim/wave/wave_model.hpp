@@ -8,6 +8,7 @@
 
 #include "cuda/backend_choice.hpp"
 #include "cuda/cuda_solver.hpp"
+#include "cuda/room_autotune.hpp"
 #include "decomp/decomposed_solver.hpp"
 #include "scene/scene.hpp"
 #include "wave/solver_fault.hpp"
@@ -113,6 +114,10 @@ class WaveModel {
   // `d` with the kernel and the edge split timed fastest on this room's slabs (in one
   // process; under MPI ranks, or when tuning fails, `d` as given).
   DecompOptions tune_slabs(Precision p, DecompOptions d);
+  // The whole grid's boundary plan in precision p, and the room's step over it, as the
+  // autotuners time it (the plan must outlive the step).
+  BoundaryPlan grid_plan(Precision p) const;
+  RoomStep room_step(const BoundaryPlan& plan) const;
   void wire_io();
   std::vector<ReceiverTaps> receiver_taps() const;
   std::vector<SourceNode> source_nodes() const;

@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "common/temp_dir.hpp"
 #include "cuda/autotune.hpp"
 #include "stencil/stencil.hpp"
 
@@ -17,13 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/ws-autotune-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
+struct TempDir : ws::testing::TempDir {
+  TempDir() : ws::testing::TempDir("ws-autotune") {}
 };
 
 std::string read(const fs::path& p) {

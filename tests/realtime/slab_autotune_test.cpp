@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/temp_dir.hpp"
 #include "cpu/cpu_solver.hpp"
 #include "cuda/autotune_cache.hpp"
 #include "decomp/slab_autotune.hpp"
@@ -18,13 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/ws-slabtune-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
+struct TempDir : ws::testing::TempDir {
+  TempDir() : ws::testing::TempDir("ws-slabtune") {}
 };
 
 const TuneProblem kRoom{"7pt@room:abc", Precision::Float, 275, 323, 226};
