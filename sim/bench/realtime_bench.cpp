@@ -197,7 +197,6 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
   if (slabs) {
     // The kernel and edge split WaveModel gave the slabs ("auto": timed on the room's slabs).
     res.kernel_id = slab_kernel(g.stencil, precision, m.decomposition().kernel_id);
-    res.auto_note = m.kernel_choice_note();
     res.decomposition = m.backend_note();
     res.gpus = (int)std::set<int>(cfg.decomp.devices.begin(), cfg.decomp.devices.end()).size();
     res.slabs = decomp_probe(m.solver())->slab_count();
@@ -212,8 +211,8 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
     res.block = cuda->launch_options().block;
     res.z_waves = cuda->launch_options().z_waves;
     res.block_uses_z = cuda->kernel().block_uses_z;
-    res.auto_note = m.kernel_choice_note();
   }
+  res.auto_note = m.kernel_choice_note();
   res.precision = to_string(precision);
   res.stencil = g.stencil.name;
   res.nx = g.nx;

@@ -422,27 +422,34 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   // planes go onto each device behind the step on the edge slab's own stream, which its
   // next update follows.
   void one_step() {
-    if (staged_ && exchange_) {
-      for_parts([&](int p) {
-        for (auto& l : locals_)
-          if (l.part == p && l.edge) on(l).cuda->advance_queued(1);
-        for (auto& l : locals_)
-          if (l.part == p && !l.edge) on(l).cuda->advance_queued(1);
-        for (auto& l : locals_)
-          if (l.part == p && l.edge) on(l).cuda->synchronize();
-      });
-      post_remote();
-      for_parts([&](int p) { copy_out_of_part(p); });
-      progress_remote_until_interiors_done();
-      for_parts([&](int p) {
-        copy_within_part(p);
-        wait_copies(p);
-      });
-      finish_remote();
-      ++steps_since_take_;
-      parity_ = 1 - parity_;
-      return;
-    }
+    if (staged_ && exchange_) step_staged();
+    else step_in_order();
+    ++steps_since_take_;
+    parity_ = 1 - parity_;
+  }
+
+  // Device slabs under MPI: every update queued at once (one_step).
+  void step_staged() {
+    for_parts([&](int p) {
+      for (auto& l : locals_)
+        if (l.part == p && l.edge) on(l).cuda->advance_queued(1);
+      for (auto& l : locals_)
+        if (l.part == p && !l.edge) on(l).cuda->advance_queued(1);
+      for (auto& l : locals_)
+        if (l.part == p && l.edge) on(l).cuda->synchronize();
+    });
+    post_remote();
+    for_parts([&](int p) { copy_out_of_part(p); });
+    progress_remote_until_interiors_done();
+    for_parts([&](int p) {
+      copy_within_part(p);
+      wait_copies(p);
+    });
+    finish_remote();
+  }
+
+  // Every other placement: the edge slabs first, then the rest (one_step).
+  void step_in_order() {
     for_parts([&](int p) {
       for (auto& l : locals_)
         if (l.part == p && l.edge) step_slab(l);
@@ -452,10 +459,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     for_parts([&](int p) {
       if (exchange_) copy_out_of_part(p);
       for (auto& l : locals_)
-        if (l.part == p && !l.edge) {
-          if (progress && l.cuda) on(l).cuda->advance_queued(1);
-          else step_slab(l);
-        }
+        if (l.part == p && !l.edge) step_slab(l);
       if (progress) return;
       if (exchange_) copy_within_part(p);
       if (!queued_) wait_copies(p);
@@ -468,8 +472,6 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       });
     }
     if (exchange_) finish_remote();
-    ++steps_since_take_;
-    parity_ = 1 - parity_;
   }
 
   void step_slab(LocalSlab& l) {
@@ -547,11 +549,10 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     remote_.post([&](int local) { return field_of(locals_[local]); });
   }
   void finish_remote() {
-    if (staged_)
-      remote_.finish([&](int local) { return field_of(locals_[local]); },
-                     [&](int local) { return locals_[local].cuda->stream(); });
-    else
-      remote_.finish([&](int local) { return field_of(locals_[local]); });
+    // Staged: the received planes are queued behind each edge slab's step on its stream.
+    RemoteHalos::StreamOf on_stream;
+    if (staged_) on_stream = [&](int local) { return locals_[local].cuda->stream(); };
+    remote_.finish([&](int local) { return field_of(locals_[local]); }, on_stream);
   }
 
   // The grid's padded arrays from the slabs' interior planes (the grid's own z halo is

@@ -337,15 +337,11 @@ DecompOptions WaveModel::tune_slabs(Precision p, DecompOptions d) {
     const auto t0 = std::chrono::steady_clock::now();
     const SlabTuneChoice c = autotune_slabs(room, current_tune_identity(), parts, d.overlap,
                                             slab_candidates(grid_.stencil, p), measure, o);
-    std::cerr << "autotune on slabs (" << parts << " GPU(s)): " << c.kernel
-              << (c.overlap ? ", edge slabs split off, " : ", one slab a GPU, ") << 1e6 * c.seconds_per_step
-              << " us a step ("
-              << (c.from_cache ? std::string("cached")
-                               : "tuned in " + std::to_string(std::chrono::duration<double>(
-                                                                  std::chrono::steady_clock::now() - t0)
-                                                                  .count()) +
-                                     " s")
-              << ")\n";
+    const double tune_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cerr << "autotune on slabs (" << parts << " GPU(s)): " << c.label() << ", " << 1e6 * c.seconds_per_step
+              << " us a step (";
+    if (c.from_cache) std::cerr << "cached)\n";
+    else std::cerr << "tuned in " << tune_s << " s)\n";
     d.kernel_id = c.kernel;
     d.overlap = c.overlap;
     kernel_choice_note_ = c.label();
