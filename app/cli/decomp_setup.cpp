@@ -17,7 +17,7 @@ void add_decomp_options(CLI::App& c, DecompArgs& a) {
       ->check(CLI::Range(1, 64));
   c.add_option("--halo-overlap", a.halo_overlap,
                "on: each GPU's planes next to another part form an edge slab, updated first so the halo travels "
-               "while the rest is updated (the default); off: one slab a GPU, the halo exchanged between steps")
+               "while the rest is updated (the default); off: no edge slabs (one slab a GPU), the halo exchanged between steps")
       ->check(CLI::IsMember({"on", "off"}));
 }
 

@@ -10,7 +10,7 @@
 namespace ws {
 
 std::string SlabTuneChoice::label() const {
-  return "auto \u2192 " + kernel + (overlap ? ", edge slabs split off" : ", one slab a GPU");
+  return "auto \u2192 " + kernel + (overlap ? ", edge slabs split off" : ", no edge slabs");
 }
 
 std::vector<TuneCandidate> slab_candidates(const Stencil& stencil, Precision precision) {
@@ -84,7 +84,7 @@ SlabTuneChoice autotune_slabs(const TuneProblem& room, const TuneIdentity& ident
         best.from_cache = c.from_cache;
       }
     } catch (const std::exception& e) {
-      why += std::string(why.empty() ? "" : "; ") + (overlap ? "edge slabs: " : "one slab a GPU: ") + e.what();
+      why += std::string(why.empty() ? "" : "; ") + (overlap ? "edge slabs: " : "no edge slabs: ") + e.what();
     }
   }
   if (best.kernel.empty()) throw std::runtime_error("autotune on slabs: no candidate ran (" + why + ")");

@@ -65,7 +65,7 @@ TEST(SlabAutotune, PicksTheFasterSplitAndKernelAndCachesBothSplits) {
     if (whole_wins) {
       EXPECT_EQ(c.kernel, "zstream_fused");
       EXPECT_FALSE(c.overlap);
-      EXPECT_EQ(c.label(), "auto \u2192 zstream_fused, one slab a GPU");
+      EXPECT_EQ(c.label(), "auto \u2192 zstream_fused, no edge slabs");
     } else {
       EXPECT_EQ(c.kernel, "zstream_fused_vec");
       EXPECT_TRUE(c.overlap);
@@ -112,7 +112,7 @@ TEST(SlabAutotune, NoCandidateRunningIsRefusedWithEveryReason) {
   } catch (const std::runtime_error& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find("edge slabs"), std::string::npos) << m;
-    EXPECT_NE(m.find("one slab a GPU"), std::string::npos) << m;
+    EXPECT_NE(m.find("no edge slabs"), std::string::npos) << m;
     EXPECT_NE(m.find("out of memory for zstream_fused_vec"), std::string::npos) << m;
   }
 }
