@@ -32,6 +32,8 @@ struct ScalingArgs {
   std::string kernel;
   int steps = 50, warmup = 5, reps = 3;
   std::string edge_priority = "on";
+  std::string slab_graph = "on";
+  std::string halo_copy = "kernel";
   std::string json_path;
 };
 
@@ -100,6 +102,8 @@ int run_scaling(const ScalingArgs& a) {
     o.warmup = a.warmup;
     o.reps = a.reps;
     o.prioritize_edges = a.edge_priority == "on";
+    o.step_graph = a.slab_graph == "on";
+    o.copy_by_kernel = a.halo_copy == "kernel";
     DecompArgs d;
     if (backend != BackendChoice::Cpu && !launched_by_mpi()) d.gpus = a.gpus;
     setup = make_decomp_setup(d, backend);
@@ -155,6 +159,8 @@ int run_scaling(const ScalingArgs& a) {
             << " runs of " << o.steps << " steps; efficiency against one undecomposed part; halo: one exchange alone; "
                "hidden: the part of it the overlap hides; GB/s: that exchange's";
   if (!o.prioritize_edges) std::cout << "; edge slabs at the default stream priority";
+  if (!o.step_graph) std::cout << "; no step graph on the slabs";
+  if (!o.copy_by_kernel) std::cout << "; halo copies by the copy engines";
   if (roof.copy_gbs > 0)
     std::cout << "; of roof: a part's rate against one GPU's copy roofline (" << std::fixed << std::setprecision(1)
               << roof.copy_gbs << " GB/s device-to-device, this run, GPU " << o.devices[0] << ": "
@@ -193,6 +199,14 @@ void add_bench_scaling(CLI::App& bench) {
                 "on: the edge slabs' updates at the device's greatest stream priority (the default); off: at the "
                 "default priority, for comparison")
       ->check(CLI::IsMember({"on", "off"}));
+  c->add_option("--slab-graph", a->slab_graph,
+                "on: the GPUs' slabs replay runs of steps from one CUDA graph (the default); off: every step "
+                "queued from the host, for comparison")
+      ->check(CLI::IsMember({"on", "off"}));
+  c->add_option("--halo-copy", a->halo_copy,
+                "kernel: the halo planes copied by a kernel of the sending GPU storing into its neighbour (the "
+                "default); engine: by the copy engines, for comparison")
+      ->check(CLI::IsMember({"engine", "kernel"}));
   c->add_option("--json", a->json_path, "also write the records as JSON to FILE");
   c->callback([a] {
     try {

@@ -19,6 +19,14 @@ void add_decomp_options(CLI::App& c, DecompArgs& a) {
                "on: each GPU's planes next to another part form an edge slab, updated first so the halo travels "
                "while the rest is updated (the default); off: no edge slabs (one slab a GPU), the halo exchanged between steps")
       ->check(CLI::IsMember({"on", "off"}));
+  c.add_option("--slab-graph", a.slab_graph,
+               "on: runs of up to 128 steps of all slabs and their halo copies replayed from one CUDA graph over "
+               "the GPUs (the default; one process only); off: every step's launches and copies queued from the host")
+      ->check(CLI::IsMember({"on", "off"}));
+  c.add_option("--halo-copy", a.halo_copy,
+               "kernel: the halo planes between GPUs' slabs copied by a kernel of the sending GPU storing into its "
+               "neighbour (the default); engine: by the copy engines")
+      ->check(CLI::IsMember({"engine", "kernel"}));
 }
 
 int cuda_device_count() {
@@ -105,6 +113,8 @@ DecompSetup make_decomp_setup(const DecompArgs& a, BackendChoice backend) {
   if (d.options.devices.size() == 1 && !d.options.comm) d.options.devices.clear();
   d.options.slabs_per_process = d.options.devices.empty() ? 1 : (int)d.options.devices.size();
   d.options.overlap = a.halo_overlap == "on";
+  d.options.step_graph = a.slab_graph == "on";
+  d.options.copy_by_kernel = a.halo_copy == "kernel";
   return d;
 }
 

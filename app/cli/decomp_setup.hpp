@@ -16,6 +16,8 @@ struct DecompArgs {
   std::string gpus;       // "" (one GPU, or one per MPI rank), "N" or "all"
   int slabs_per_gpu = 1;  // > 1: several slabs on each GPU (tests the decomposition on one device)
   std::string halo_overlap = "on";  // DecompOptions::overlap: split off the edge slabs
+  std::string slab_graph = "on";    // DecompOptions::step_graph
+  std::string halo_copy = "kernel"; // DecompOptions::copy_by_kernel ("engine": false)
 };
 
 void add_decomp_options(CLI::App& c, DecompArgs& a);

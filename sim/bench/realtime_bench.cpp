@@ -109,11 +109,12 @@ double kernel_only_gpoints(const WaveModel& m, bool graph, long long steps, int 
 
 // The bare grid on the same slabs, GPUs and kernel (fixed walls, no sources or
 // receivers), timed like kernel_only_gpoints.
-double kernel_only_on_slabs(const WaveModel& m, const DecompOptions& decomp, const std::string& kernel,
+double kernel_only_on_slabs(const WaveModel& m, const DecompOptions& decomp, const std::string& kernel, bool graph,
                             long long steps, int reps) {
   const DerivedGrid& g = m.grid();
   DecompOptions d = decomp;
   d.kernel_id = kernel;
+  d.step_graph = graph;
   auto bare = make_decomposed_solver(d, m.solver().precision(), g.stencil, g.nx, g.ny, g.nz, g.courant, g.dt_s);
   std::vector<double> sec;
   for (int r = 0; r <= reps; ++r) {
@@ -241,16 +242,13 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
       << (res.auto_note.empty() ? "" : " (" + res.auto_note + ")") << ", " << frames << " frames of " << per_frame
       << " steps per repetition\n";
 
-  std::vector<bool> graph_modes = cfg.graph_modes;
-  if (slabs && std::find(graph_modes.begin(), graph_modes.end(), true) != graph_modes.end()) {
-    res.graph_note = "graph on not measured: the slabs are stepped one exchange at a time, without a step graph";
-    graph_modes = {false};
-  }
-  for (bool graph : graph_modes) {
+  DecompProbe* probe = slabs ? decomp_probe(m.solver()) : nullptr;
+  for (bool graph : cfg.graph_modes) {
     if (cfg.stopped()) break;
     if (cuda) cuda->set_step_graph(graph);
+    if (probe) probe->set_step_graph(graph);
     log << "kernel only, graph " << (graph ? "on" : "off") << " ...\n";
-    const double bare = slabs ? kernel_only_on_slabs(m, m.decomposition(), res.kernel_id, steps, cfg.reps)
+    const double bare = slabs ? kernel_only_on_slabs(m, m.decomposition(), res.kernel_id, graph, steps, cfg.reps)
                               : kernel_only_gpoints(m, graph, steps, cfg.reps);
     for (bool display : cfg.display_modes) {
       if (cfg.stopped()) break;
@@ -276,10 +274,16 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
       row.kernel_only_roofline_fraction = roof > 0 ? bare / roof : 0.0;
       row.end_to_end_over_kernel = bare > 0 ? row.gpoints_per_s / bare : 0.0;
       if (cuda) row.launches = cuda->step_launches();
+      if (probe) {  // the slabs' own launches are not counted; whether their graph replayed is
+        const DecompGraphUse use = decomp_graph_use(m.solver());
+        row.launches.graph = use.replayed;
+        row.launches.graph_note = use.note;
+      }
       res.rows.push_back(row);
     }
   }
   if (cuda) cuda->set_step_graph(kStepGraphDefault);
+  if (probe) probe->set_step_graph(m.decomposition().step_graph);
   if (std::find(cfg.display_modes.begin(), cfg.display_modes.end(), true) != cfg.display_modes.end() &&
       !cfg.stopped())
     res.display_alone_ms = time_display_alone(m, frames, cfg) * 1e3;
@@ -332,7 +336,6 @@ void print_realtime_table(const RealtimeResult& r, std::ostream& out) {
   out << "  kernels/step: interior + boundary-node + source/receiver kernels; launches/step: host launches"
          " (graph replays and counter updates with the graph on)" << (r.slabs > 0 ? "; not counted on slabs" : "")
       << "\n";
-  if (!r.graph_note.empty()) out << "  note: " << r.graph_note << "\n";
   for (const auto& row : r.rows)
     if (!row.launches.graph_note.empty()) {
       out << "  note: " << row.launches.graph_note << "\n";

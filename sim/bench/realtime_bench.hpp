@@ -8,8 +8,9 @@
 //
 // With `decomp` (--gpus N) the scene's model runs over z-slabs on several GPUs
 // (sim/decomp/) and the kernel-only comparison is a bare decomposed solver of the
-// same slabs and kernel; the slabs have no step graph (graph off only) and are
-// timed by the host clock after every device has finished.
+// same slabs and kernel; graph on is the slabs' step graph over their GPUs
+// (DecomposedSolver, DecompOptions::step_graph), and both are timed by the host
+// clock after every device has finished.
 //
 // Timing: CUDA events on the solver's stream after a warm-up repetition, the
 // median of `reps` repetitions. A repetition is `frames` frames of
@@ -95,7 +96,7 @@ struct RealtimeResult {
   double display_alone_ms = 0.0;  // a frame's capture and draw with no steps (0: not measured)
   // On slabs: how many GPUs and slabs, and where they run (describe_decomposition).
   int gpus = 0, slabs = 0;
-  std::string decomposition, graph_note;
+  std::string decomposition;
   std::vector<RealtimeRow> rows;
 };
 

@@ -171,6 +171,48 @@ class CudaSolver final : public CudaWaveSolver {
     host_launches_per_step_ = (double)launches / steps;
   }
 
+  int replayable_steps(int wanted) const override {
+    if (!graph_on_) return 0;
+    if (multi_path() ? !(tiled_ && variant_->multi_replayable && graph_note_.empty()) : !(graph_warm_ && graph_allowed()))
+      return 0;
+    int n = std::min(wanted, kChunk);
+    if (multi_path()) n = std::min(n, kSourceValueSteps);
+    if (!windows_.empty()) n = std::min(n, SampleWindows::window_steps());
+    return std::max(n, 0);
+  }
+
+  void prepare_replay(int steps) override {
+    if (nrec_ > 0 && slot_ + steps > kChunk) drain_receivers();
+    cover_samples(step_, steps);
+    if (has_io()) set_step_counter(counter_.get(), step_, slot_, stream_.get());
+  }
+
+  void capture_step(int k) override {
+    const bool a_is_cur = cur_is_a_;
+    cur_is_a_ = !cur_is_a_;  // as a step would: current_field() is now the level it writes
+    if (!multi_path()) {
+      enqueue_step(stream_.get(), a_is_cur, counter_.get());  // advances the counter when it runs
+      return;
+    }
+    // The multi-step launch of one step; the counter stays as prepare_replay set it, and
+    // step k reads it with offset k.
+    TiledStepData<T> d = multi_data(true);
+    d.step0 = k;
+    d.slot0 = k;
+    (void)variant_->multi_for<T>()(MultiStepArgs<T>{a_is_cur ? field_a() : field_b(), a_is_cur ? field_b() : field_a(),
+                                                    1, layout_, &stencil_, courant_ * courant_, &d, scratch_.get()},
+                                   options_, stream_.get());
+  }
+
+  void replayed(int steps) override {
+    if (steps % 2) cur_is_a_ = !cur_is_a_;
+    step_ += steps;
+    if (nrec_ > 0) slot_ += steps;
+    last_advance_graph_ = true;
+  }
+
+  int grid_parity() const override { return cur_is_a_ ? 0 : 1; }
+
   void reset() override {
     CUDA_CHECK(cudaMemsetAsync(fields_.get(), 0, fields_.bytes(), stream_.get()));
     CUDA_CHECK(cudaStreamSynchronize(stream_.get()));

@@ -56,6 +56,27 @@ class CudaWaveSolver : public WaveSolver {
   // stream by events themselves (the decomposed solver's slabs).
   virtual void advance_queued(int steps) = 0;
 
+  // Steps of this solver inside a graph that a caller captures over several solvers and
+  // replays (the decomposed solver's step graph across its slabs' devices). The replay
+  // issues the kernels stream launches would, so the steps stay bit-identical.
+  // replayable_steps(): the longest run, at most `wanted`, that one replay may hold (the
+  // receiver buffer and the sampled signals' window bound it); 0 when the kernel cannot
+  // be captured or no step of the current set-up has run yet (launch set-up that must
+  // happen outside a capture). prepare_replay(): before each replay of `steps`, makes room
+  // in the receiver buffer, loads the signals' window and sets the device step counter on
+  // stream(). capture_step(k): inside the caller's capture, step k of the run on stream(),
+  // its step index and receiver slot read from that counter; it moves the grid parity as
+  // a step does (current_field() is then the level the step writes), so a capture of an
+  // even run leaves it where it was. replayed(): after the replay's launch, the host's
+  // step, slot and grid parity moved on by `steps`.
+  virtual int replayable_steps(int wanted) const = 0;
+  virtual void prepare_replay(int steps) = 0;
+  virtual void capture_step(int k) = 0;
+  virtual void replayed(int steps) = 0;
+  // 0 when u^n lies in the first of the two grids, 1 in the second (captured runs are
+  // kept per parity).
+  virtual int grid_parity() const = 0;
+
   // advance() in two halves, for a frame loop that draws while the device steps
   // (app/gui/frame_step.cpp, bench realtime): advance_async() queues the steps and
   // returns (timed by events on the stream, as advance()); finish_async() waits once,

@@ -38,7 +38,8 @@ StepGraph& StepGraph::operator=(StepGraph&& o) noexcept {
   return *this;
 }
 
-std::string StepGraph::capture(cudaStream_t stream, const std::function<void(cudaStream_t)>& enqueue) {
+std::string StepGraph::capture(cudaStream_t stream, const std::function<void(cudaStream_t)>& enqueue,
+                               bool use_node_priority) {
   *this = StepGraph();
   CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
   std::string why;
@@ -66,7 +67,8 @@ std::string StepGraph::capture(cudaStream_t stream, const std::function<void(cud
     if (t == cudaGraphNodeTypeKernel) ++kernels;
   }
   cudaGraphExec_t exec = nullptr;
-  const cudaError_t inst = cudaGraphInstantiate(&exec, graph, 0);
+  const cudaError_t inst =
+      cudaGraphInstantiate(&exec, graph, use_node_priority ? cudaGraphInstantiateFlagUseNodePriority : 0);
   cudaGraphDestroy(graph);
   if (inst != cudaSuccess) {
     cudaGetLastError();

@@ -36,7 +36,10 @@ class StepGraph {
   StepGraph(const StepGraph&) = delete;
   StepGraph& operator=(const StepGraph&) = delete;
 
-  std::string capture(cudaStream_t stream, const std::function<void(cudaStream_t)>& enqueue);
+  // `use_node_priority`: the kernels keep the priority of the streams they were captured
+  // from (cudaGraphInstantiateFlagUseNodePriority) instead of taking the launch stream's.
+  std::string capture(cudaStream_t stream, const std::function<void(cudaStream_t)>& enqueue,
+                      bool use_node_priority = false);
   void launch(cudaStream_t stream) const;
   bool empty() const { return exec_ == nullptr; }
   int kernel_nodes() const { return kernel_nodes_; }  // kernels in the captured run

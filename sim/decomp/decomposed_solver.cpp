@@ -6,6 +6,8 @@
 #include <functional>
 #include <cstring>
 #include <limits>
+#include <set>
+#include <utility>
 #include <sstream>
 #include <stdexcept>
 
@@ -13,6 +15,7 @@
 #include "cpu/cpu_solver.hpp"
 #include "cuda/cuda_solver.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "decomp/halo_copy.hpp"
 #include "decomp/halo_planes.hpp"
 #include "decomp/remote_halos.hpp"
 #include "decomp/slab_assign.hpp"
@@ -20,6 +23,7 @@
 #include "decomp/slab_workers.hpp"
 #include "decomp/slice_gather.hpp"
 #include "cuda/device_buffer.hpp"
+#include "cuda/step_graph.hpp"
 
 namespace ws {
 
@@ -93,6 +97,13 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     }
     if (!o.devices.empty()) {
       enable_peer_access(o.devices);
+      if (o.copy_by_kernel)
+        for (int a : o.devices)
+          for (int b : o.devices) {
+            int can = a == b;
+            if (a != b) CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a, b));
+            if (can) kernel_copy_pairs_.insert({a, b});
+          }
       // Each slab sends its planes on a copy stream of its own, so a copy waiting for one
       // slab's update never holds up another slab's planes behind it in a queue; the edge
       // slabs' updates and all copies run at the device's greatest stream priority, so the
@@ -114,6 +125,17 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
         slab_done_.push_back({std::make_unique<CudaEvent>(), std::make_unique<CudaEvent>()});
       }
       halo_copied_.resize(locals_.size());
+    }
+    graph_on_ = o.step_graph;
+    if (queued_) {
+      CUDA_CHECK(cudaSetDevice(locals_.front().device));
+      graph_stream_ = std::make_unique<CudaStream>();
+      fork_ = std::make_unique<CudaEvent>();
+      after_replay_ = std::make_unique<CudaEvent>();
+      for (auto& l : locals_) {
+        CUDA_CHECK(cudaSetDevice(l.device));
+        joins_.push_back({std::make_unique<CudaEvent>(), std::make_unique<CudaEvent>()});
+      }
     }
     // One thread per part when the parts are distinct GPUs. The CPU backend's slabs share
     // the cores through OpenMP inside each update, and slabs sharing a GPU (the test
@@ -156,7 +178,16 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
 
   void advance(int steps) override {
     const auto t0 = std::chrono::steady_clock::now();
-    for (int n = 0; n < steps; ++n) one_step();
+    replayed_ = false;
+    for (int left = steps; left > 0;) {
+      const int run = replay_run(left);
+      if (run > 0 && replay(run)) {
+        left -= run;
+        continue;
+      }
+      one_step();
+      --left;
+    }
     if (queued_ || staged_) wait_all_streams();
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     metrics_ = throughput_metrics(steps, sec, layout_.interior_points(), precision_);
@@ -187,12 +218,15 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   }
 
   void set_boundary(const BoundaryPlan& p) override {
+    drop_graphs();  // the graphs hold the slabs' tables of the old set-up
     for (auto& l : locals_) on(l).solver->set_boundary(slab_boundary(p, layout_, plan_, l.s));
   }
   void set_sources(const std::vector<SourceNode>& src) override {
+    drop_graphs();
     for (auto& l : locals_) on(l).solver->set_sources(slab_sources(src, plan_, l.s));
   }
   void set_receiver_taps(const std::vector<ReceiverTaps>& r) override {
+    drop_graphs();
     for (auto& l : locals_) on(l).solver->take_receiver_samples();  // samples of the old receivers are dropped
     routing_ = route_receivers(r, plan_);
     for (auto& l : locals_) on(l).solver->set_receiver_taps(routing_.per_slab[l.s]);
@@ -316,6 +350,10 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     return n * (double)halo_bytes(layout_, precision_);
   }
   void set_exchange(bool on) override { exchange_ = on; }
+  void set_step_graph(bool on) override {
+    graph_on_ = on;
+    if (!on) drop_graphs();
+  }
   int slab_count() const override { return plan_.size(); }
 
   std::string describe() const {
@@ -340,8 +378,12 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       if (slabs > 1) os << " (" << slabs << " slabs: the edges go first)";
     }
     if (!locals_.empty() && locals_.front().cuda) os << ", kernel " << locals_.front().cuda->kernel().id;
+    if (graph_stream_ && graph_on_) os << ", step graphs over the GPUs";
+    if (!kernel_copy_pairs_.empty()) os << ", halo copies by kernel";
     return os.str();
   }
+
+  DecompGraphUse graph_use() const { return {replayed_, graph_note_}; }
 
  private:
   // Selects the slab's device before any call into its solver (its buffers, stream and
@@ -359,7 +401,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
 
   // f(part) for every part of this process: concurrently when each part is a GPU.
   void for_parts(const std::function<void(int)>& f) {
-    if (workers_->size() == parts_) workers_->run(f);
+    if (workers_->size() == parts_ && capture_k_ < 0) workers_->run(f);  // a capture is issued from one thread
     else
       for (int p = 0; p < parts_; ++p) f(p);
   }
@@ -384,9 +426,15 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       // its u^n): those two updates, nothing else (this step's update of `to` reads
       // that level's interior only).
       CUDA_CHECK(cudaStreamWaitEvent(cs, slab_done_[from][parity_]->get(), 0));
-      CUDA_CHECK(cudaStreamWaitEvent(cs, slab_done_[to][1 - parity_]->get(), 0));
+      // In a capture's first step that update lies before the graph (its launch waits for it).
+      if (capture_k_ != 0) CUDA_CHECK(cudaStreamWaitEvent(cs, slab_done_[to][1 - parity_]->get(), 0));
     }
-    CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.device, src, a.device, bytes, cs));
+    if (kernel_copy_pairs_.count({a.device, b.device}))
+      copy_planes_by_kernel(dst, src, bytes, cs);
+    else if (capture_k_ >= 0)  // a peer copy as a graph's memcpy node (unified addressing, peer access on)
+      CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, cs));
+    else
+      CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.device, src, a.device, bytes, cs));
     if (queued_) halo_copied_[to][up ? 0 : 1]->record(cs);
   }
 
@@ -480,13 +528,122 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       l.solver->advance(1);
       return;
     }
-    for (const auto& e : halo_copied_[index_of(l)])
-      if (e) CUDA_CHECK(cudaStreamWaitEvent(l.cuda->stream(), e->get(), 0));
-    l.cuda->advance_queued(1);
+    if (capture_k_ != 0)  // (a capture's first step: those copies lie before the graph)
+      for (const auto& e : halo_copied_[index_of(l)])
+        if (e) CUDA_CHECK(cudaStreamWaitEvent(l.cuda->stream(), e->get(), 0));
+    if (capture_k_ >= 0) l.cuda->capture_step(capture_k_);
+    else l.cuda->advance_queued(1);
     slab_done_[index_of(l)][parity_]->record(l.cuda->stream());
   }
 
   int index_of(const LocalSlab& l) const { return (int)(&l - locals_.data()); }
+
+  // The step graph. A replay runs `run` steps of every slab and copy as one_step would
+  // queue them (the same kernels, copies and order between them, so the result is bit
+  // for bit the same). Around it every stream of the slabs joins the graph's stream, and
+  // after it every stream waits for the graph: each replay is ordered after all that came
+  // before and before all that follows, so the graph's first step needs no event of the
+  // step before it.
+  static constexpr int kGraphLevels = 8;  // runs of 2, 4, ... 128 steps
+  static_assert(1 << (kGraphLevels - 1) == kSlabGraphLongestRun, "the levels end at the longest run");
+
+  // The longest run of a power of two steps, at least 2 (even: a capture leaves the
+  // slabs' grid parity where it was), that every slab can replay now; 0 for none.
+  int replay_run(int left) const {
+    if (!graph_stream_ || !graph_on_ || !graph_note_.empty()) return 0;
+    int n = std::min(left, 1 << (kGraphLevels - 1));
+    for (const auto& l : locals_) n = std::min(n, l.cuda->replayable_steps(n));
+    if (n < 2) return 0;
+    int run = 2;
+    while (run * 2 <= n) run *= 2;
+    return run;
+  }
+
+  // false when the graph could not be captured (graph_note_ says why; the steps are then
+  // queued one by one).
+  bool replay(int run) {
+    int level = 0;
+    while ((1 << level) < run) ++level;
+    const int parity = locals_.front().cuda->grid_parity();
+    StepGraph& g = graphs_[exchange_ ? 1 : 0][parity][level];
+    if (g.empty()) {
+      capture_run(g, run);
+      if (g.empty()) return false;
+    }
+    for (auto& l : locals_) on(l).cuda->prepare_replay(run);
+    const cudaStream_t gs = graph_stream_->get();
+    for (size_t q = 0; q < locals_.size(); ++q) join_into(q, gs, *joins_[q][0], *joins_[q][1]);
+    CUDA_CHECK(cudaSetDevice(locals_.front().device));
+    g.launch(gs);
+    after_replay_->record(gs);
+    for (size_t q = 0; q < locals_.size(); ++q) {
+      on(locals_[q]);
+      CUDA_CHECK(cudaStreamWaitEvent(locals_[q].cuda->stream(), after_replay_->get(), 0));
+      CUDA_CHECK(cudaStreamWaitEvent(copy_streams_[q]->get(), after_replay_->get(), 0));
+    }
+    for (auto& l : locals_) l.cuda->replayed(run);
+    parity_ ^= run & 1;
+    steps_since_take_ += run;
+    replayed_ = true;
+    return true;
+  }
+
+  // `gs` waits for slab q's update stream and copy stream (events on q's device).
+  void join_into(size_t q, cudaStream_t gs, CudaEvent& update_done, CudaEvent& copy_done) {
+    on(locals_[q]);
+    update_done.record(locals_[q].cuda->stream());
+    copy_done.record(copy_streams_[q]->get());
+    CUDA_CHECK(cudaSetDevice(locals_.front().device));
+    CUDA_CHECK(cudaStreamWaitEvent(gs, update_done.get(), 0));
+    CUDA_CHECK(cudaStreamWaitEvent(gs, copy_done.get(), 0));
+  }
+
+  void capture_run(StepGraph& g, int run) {
+    const int parity_before = parity_;
+    const std::string why = g.capture(
+        graph_stream_->get(),
+        [&](cudaStream_t gs) {
+          fork_->record(gs);
+          for (size_t q = 0; q < locals_.size(); ++q) {
+            on(locals_[q]);
+            CUDA_CHECK(cudaStreamWaitEvent(locals_[q].cuda->stream(), fork_->get(), 0));
+            CUDA_CHECK(cudaStreamWaitEvent(copy_streams_[q]->get(), fork_->get(), 0));
+          }
+          for (capture_k_ = 0; capture_k_ < run; ++capture_k_) {
+            step_in_order();
+            parity_ = 1 - parity_;
+          }
+          for (size_t q = 0; q < locals_.size(); ++q) join_into(q, gs, *joins_[q][0], *joins_[q][1]);
+          CUDA_CHECK(cudaSetDevice(locals_.front().device));
+        },
+        /*use_node_priority=*/true);
+    capture_k_ = -1;
+    parity_ = parity_before;
+    if (!why.empty()) graph_note_ = "the slabs' step graph could not be captured: " + why;
+    rerecord_step_events();
+  }
+
+  // The events the capture recorded, recorded again on their streams, so that the steps
+  // queued after a replay wait on ordinary records, never on ones inside a graph.
+  void rerecord_step_events() {
+    for (size_t q = 0; q < locals_.size(); ++q) {
+      on(locals_[q]);
+      for (auto& e : slab_done_[q]) e->record(locals_[q].cuda->stream());
+    }
+    for (const Cut& c : cuts_) {
+      CUDA_CHECK(cudaSetDevice(locals_[c.below].device));
+      halo_copied_[c.above][0]->record(copy_streams_[c.below]->get());
+      CUDA_CHECK(cudaSetDevice(locals_[c.above].device));
+      halo_copied_[c.below][1]->record(copy_streams_[c.above]->get());
+    }
+  }
+
+  void drop_graphs() {
+    for (auto& by_exchange : graphs_)
+      for (auto& by_parity : by_exchange)
+        for (auto& g : by_parity) g = StepGraph();
+    graph_note_.clear();
+  }
 
   void progress_remote_until_interiors_done() {
     for (bool running = true; running;) {
@@ -606,6 +763,18 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   long long steps_since_take_ = 0;
   // Device slabs under MPI (host-staged messages): every update queued at once (one_step).
   bool staged_ = false;
+  // The step graph (replay()); null stream when the slabs cannot have one (not queued_).
+  std::unique_ptr<CudaStream> graph_stream_;
+  std::unique_ptr<CudaEvent> fork_, after_replay_;  // on graph_stream_'s device
+  std::vector<std::array<std::unique_ptr<CudaEvent>, 2>> joins_;  // per local slab: update, copy stream
+  // Per exchange on/off (set_exchange), grid parity and level.
+  std::array<std::array<std::array<StepGraph, kGraphLevels>, 2>, 2> graphs_;
+  bool graph_on_ = true;    // DecompOptions::step_graph, set_step_graph
+  std::string graph_note_;  // why the graph is not used ("" while it may be)
+  int capture_k_ = -1;      // step of the run being captured (-1: not capturing)
+  // (sending device, receiving device) pairs whose copies run as kernels (copy_by_kernel).
+  std::set<std::pair<int, int>> kernel_copy_pairs_;
+  bool replayed_ = false;   // the last advance() replayed a graph
   SolverMetrics metrics_;
   std::vector<float> view_f_;
   std::vector<double> view_d_;
@@ -619,6 +788,11 @@ std::unique_ptr<WaveSolver> make_decomposed_solver(const DecompOptions& o, Preci
 }
 
 DecompProbe* decomp_probe(WaveSolver& s) { return dynamic_cast<DecomposedSolver*>(&s); }
+
+DecompGraphUse decomp_graph_use(const WaveSolver& s) {
+  const auto* d = dynamic_cast<const DecomposedSolver*>(&s);
+  return d ? d->graph_use() : DecompGraphUse{};
+}
 
 std::string describe_decomposition(const WaveSolver& s) {
   const auto* d = dynamic_cast<const DecomposedSolver*>(&s);

@@ -20,6 +20,9 @@
 
 namespace ws {
 
+// The longest run of steps one replay of the slabs' step graph holds (DecompOptions::step_graph).
+constexpr int kSlabGraphLongestRun = 128;
+
 struct DecompOptions {
   // Slabs per process. With `devices` empty they run on the CPU backend; otherwise
   // slab q of the process runs on CUDA device devices[q] (entries may repeat: several
@@ -32,6 +35,15 @@ struct DecompOptions {
   // The edge slabs' updates on streams of the device's greatest priority (false: the
   // default priority, for the scaling benchmark's comparison).
   bool prioritize_edges = true;
+  // With every slab on a device and no MPI peer: runs of up to 128 steps of every slab's
+  // update and every copy between them captured once in one CUDA graph over the devices
+  // and replayed with one launch (false: each step's launches and events from the host).
+  bool step_graph = true;
+  // Halo planes between device slabs copied by a kernel of the sending device that
+  // stores into the neighbour (halo_copy.hpp), or by a copy engine (false; a pair of
+  // devices without peer access always uses the engine). Kernels measured faster on
+  // four H100s (docs/benchmarks.md): the default.
+  bool copy_by_kernel = true;
 };
 
 // Throws std::invalid_argument (naming the values) when the grid is too thin for the
@@ -53,9 +65,19 @@ class DecompProbe {
   virtual double cross_bytes_per_step() const = 0;
   // false: steps update the slabs without exchanging halos (wrong answers: for timing only).
   virtual void set_exchange(bool on) = 0;
+  // DecompOptions::step_graph, switched between steps.
+  virtual void set_step_graph(bool on) = 0;
   virtual int slab_count() const = 0;
 };
 DecompProbe* decomp_probe(WaveSolver& solver);
+
+// Whether the last advance() of a decomposed solver replayed its step graph, and why not
+// when it could not ("" when it did or was not asked to); false, "" for another solver.
+struct DecompGraphUse {
+  bool replayed = false;
+  std::string note;
+};
+DecompGraphUse decomp_graph_use(const WaveSolver& solver);
 
 // Describes a decomposed solver (slabs, where they run) for logs; "" for another solver.
 std::string describe_decomposition(const WaveSolver& solver);

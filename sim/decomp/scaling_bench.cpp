@@ -81,6 +81,8 @@ std::vector<ScalingRecord> run_scaling_bench(const ScalingOptions& o) {
       d.comm = o.comm;
       d.kernel_id = kernel;
       d.prioritize_edges = o.prioritize_edges;
+      d.step_graph = o.step_graph;
+      d.copy_by_kernel = o.copy_by_kernel;
       if (ranks > 1) {
         d.slabs_per_process = 1;
         if (gpu) d.devices = {o.devices[0]};

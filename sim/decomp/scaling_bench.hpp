@@ -26,6 +26,8 @@ struct ScalingOptions {
   int steps = 50, warmup = 5;
   int reps = 3;                   // timed runs of `steps`; the median is reported
   bool prioritize_edges = true;   // DecompOptions::prioritize_edges
+  bool step_graph = true;         // DecompOptions::step_graph
+  bool copy_by_kernel = true;     // DecompOptions::copy_by_kernel
   SlabComm* comm = nullptr;       // MPI: one part per rank
   std::function<bool()> stop_requested;
 };

@@ -1,8 +1,10 @@
 // Several slabs on one GPU (the test-only placement: each slab a CudaSolver on device
 // 0, halos through cudaMemcpyPeerAsync within the device) against one undecomposed
 // CudaSolver with the same kernel: receivers and field bit for bit, for every case of
-// decomp_cases.hpp and every registered kernel that can run on a slab. With two or
-// more devices, the same on real peers.
+// decomp_cases.hpp and every registered kernel that can run on a slab, with the slabs'
+// step graph (runs of steps replayed from one graph over the devices) and without it,
+// the halo planes copied by the copy engines and by kernels.
+// With two or more devices, the same on real peers.
 #include <gtest/gtest.h>
 
 #include "common/gpu.hpp"
@@ -23,12 +25,16 @@ SolverFactory one_gpu(const std::string& kernel) {
   };
 }
 
-SolverFactory slabs_on(std::vector<int> devices, const std::string& kernel) {
-  return [devices, kernel](Precision p, const Stencil& st, int nx, int ny, int nz, double courant, double dt) {
+SolverFactory slabs_on(std::vector<int> devices, const std::string& kernel, bool step_graph = true,
+                       bool copy_by_kernel = true) {
+  return [devices, kernel, step_graph, copy_by_kernel](Precision p, const Stencil& st, int nx, int ny, int nz,
+                                                       double courant, double dt) {
     DecompOptions o;
     o.slabs_per_process = (int)devices.size();
     o.devices = devices;
     o.kernel_id = kernel;
+    o.step_graph = step_graph;
+    o.copy_by_kernel = copy_by_kernel;
     return make_decomposed_solver(o, p, st, nx, ny, nz, courant, dt);
   };
 }
@@ -70,6 +76,10 @@ TEST_P(DecomposedGpu, SlabsOnOneDeviceMatchOneGpuBitForBit) {
       SCOPED_TRACE("slabs " + std::to_string(slabs));
       expect_same(run_case(c, slabs_on(std::vector<int>(slabs, 0), v->id)), ref);
     }
+    SCOPED_TRACE("slabs 2, step graph off");
+    expect_same(run_case(c, slabs_on({0, 0}, v->id, false)), ref);
+    SCOPED_TRACE("slabs 3, halo copies by the copy engine");
+    expect_same(run_case(c, slabs_on({0, 0, 0}, v->id, true, false)), ref);
   }
   if (!shard.active()) EXPECT_GT(kernels, 0) << "no kernel for " << c.stencil;
 }
@@ -85,6 +95,41 @@ TEST_P(DecomposedGpu, SlabsOnSeveralDevicesMatchOneGpu) {
   std::vector<int> devices;
   for (int d = 0; d < count && d < 3; ++d) devices.push_back(d);
   expect_same(run_case(c, slabs_on(devices, kernel)), ref);
+  SCOPED_TRACE("halo copies by the copy engines");
+  expect_same(run_case(c, slabs_on(devices, kernel, true, false)), ref);
+}
+
+// The comparisons above pass whether or not the graph replays (a capture that fails
+// falls back to queued steps): here it must replay, for a kernel of each path (stream
+// launches per step, and a whole-step kernel with walls, sources and receivers inside).
+TEST(DecomposedGpu, SlabsReplayTheirStepGraph) {
+  WS_REQUIRE_GPU();
+  int count = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&count));
+  const DecompCase c = decomp_cases()[4];  // mixed walls, obstacles across the cuts, float
+  ASSERT_EQ(c.name, "mixed_obstacle_7pt_float");
+  for (const char* kernel : {"zstream_cached", "zstream_fused_vec"}) {
+    SCOPED_TRACE(kernel);
+    std::vector<int> devices = {0, 0, 0};
+    if (count >= 2) devices = {0, 1};
+    const Stencil st = make_stencil(c.stencil);
+    auto s = slabs_on(devices, kernel)(c.precision, st, c.nx, c.ny, c.nz, 0.9 * st.courant_max, 1e-5);
+    s->set_boundary(make_boundary_plan(s->layout(), c.walls, case_solids(c), 0.9 * st.courant_max));
+    s->set_sources(case_sources(1e-5));
+    s->set_receiver_taps(case_receivers());
+    s->advance(1);  // the first step of a set-up runs outside a graph
+    EXPECT_FALSE(decomp_graph_use(*s).replayed);
+    s->advance(64);
+    const DecompGraphUse use = decomp_graph_use(*s);
+    EXPECT_TRUE(use.replayed) << use.note;
+    EXPECT_EQ(use.note, "");
+    EXPECT_NE(describe_decomposition(*s).find("step graphs"), std::string::npos) << describe_decomposition(*s);
+    decomp_probe(*s)->set_step_graph(false);
+    s->advance(8);
+    EXPECT_FALSE(decomp_graph_use(*s).replayed);
+    EXPECT_EQ(s->step(), 73);
+    EXPECT_EQ(s->take_receiver_samples().front().size(), 73u);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, DecomposedGpu, ::testing::ValuesIn(decomp_cases()),

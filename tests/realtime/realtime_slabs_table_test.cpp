@@ -25,7 +25,6 @@ RealtimeResult on_slabs() {
   r.gpus = 4;
   r.slabs = 10;
   r.decomposition = "z-slab decomposition of 100 planes into 4 part(s); here: z 0..24 on GPU 0, ...";
-  r.graph_note = "graph on not measured: the slabs are stepped one exchange at a time, without a step graph";
   RealtimeRow row;
   row.steps_per_frame = 800;
   row.steps = 24000;
@@ -47,7 +46,6 @@ TEST(RealtimeReportOnSlabs, SaysTheGpusAndSlabs) {
   // The roofline of all four GPUs: 3000 GB/s / 12 B * 4 = 1000 Gpoints/s.
   EXPECT_NE(s.find("roofline 1000.0 Gpoints/s (all 4 GPUs)"), std::string::npos) << s;
   EXPECT_NE(s.find("not counted on slabs"), std::string::npos) << s;
-  EXPECT_NE(s.find("note: graph on not measured"), std::string::npos) << s;
   std::istringstream lines(s);
   bool row_seen = false;
   for (std::string l; std::getline(lines, l);)
