@@ -34,6 +34,7 @@ struct ScalingArgs {
   std::string edge_priority = "on";
   std::string slab_graph = "on";
   std::string halo_copy = "kernel";
+  std::string slab_sync = "flags";
   std::string json_path;
 };
 
@@ -104,6 +105,7 @@ int run_scaling(const ScalingArgs& a) {
     o.prioritize_edges = a.edge_priority == "on";
     o.step_graph = a.slab_graph == "on";
     o.copy_by_kernel = a.halo_copy == "kernel";
+    o.flag_sync = a.slab_sync == "flags";
     DecompArgs d;
     if (backend != BackendChoice::Cpu && !launched_by_mpi()) d.gpus = a.gpus;
     setup = make_decomp_setup(d, backend);
@@ -161,6 +163,7 @@ int run_scaling(const ScalingArgs& a) {
   if (!o.prioritize_edges) std::cout << "; edge slabs at the default stream priority";
   if (!o.step_graph) std::cout << "; no step graph on the slabs";
   if (!o.copy_by_kernel) std::cout << "; halo copies by the copy engines";
+  if (!o.flag_sync) std::cout << "; GPUs ordered by the graph's edges";
   if (roof.copy_gbs > 0)
     std::cout << "; of roof: a part's rate against one GPU's copy roofline (" << std::fixed << std::setprecision(1)
               << roof.copy_gbs << " GB/s device-to-device, this run, GPU " << o.devices[0] << ": "
@@ -207,6 +210,10 @@ void add_bench_scaling(CLI::App& bench) {
                 "kernel: the halo planes copied by a kernel of the sending GPU storing into its neighbour (the "
                 "default); engine: by the copy engines, for comparison")
       ->check(CLI::IsMember({"engine", "kernel"}));
+  c->add_option("--slab-sync", a->slab_sync,
+                "flags: in the step graph, slabs on different GPUs wait for each other through flags in GPU memory "
+                "(the default); edges: through the graph's dependencies between devices, for comparison")
+      ->check(CLI::IsMember({"flags", "edges"}));
   c->add_option("--json", a->json_path, "also write the records as JSON to FILE");
   c->callback([a] {
     try {

@@ -27,6 +27,10 @@ void add_decomp_options(CLI::App& c, DecompArgs& a) {
                "kernel: the halo planes between GPUs' slabs copied by a kernel of the sending GPU storing into its "
                "neighbour (the default); engine: by the copy engines")
       ->check(CLI::IsMember({"engine", "kernel"}));
+  c.add_option("--slab-sync", a.slab_sync,
+               "flags: in the step graph, slabs on different GPUs wait for each other's halos through flags in GPU "
+               "memory (the default); edges: through the graph's own dependencies between devices")
+      ->check(CLI::IsMember({"flags", "edges"}));
 }
 
 int cuda_device_count() {
@@ -115,6 +119,7 @@ DecompSetup make_decomp_setup(const DecompArgs& a, BackendChoice backend) {
   d.options.overlap = a.halo_overlap == "on";
   d.options.step_graph = a.slab_graph == "on";
   d.options.copy_by_kernel = a.halo_copy == "kernel";
+  d.options.flag_sync = a.slab_sync == "flags";
   return d;
 }
 

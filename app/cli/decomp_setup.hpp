@@ -18,6 +18,7 @@ struct DecompArgs {
   std::string halo_overlap = "on";  // DecompOptions::overlap: split off the edge slabs
   std::string slab_graph = "on";    // DecompOptions::step_graph
   std::string halo_copy = "kernel"; // DecompOptions::copy_by_kernel ("engine": false)
+  std::string slab_sync = "flags";  // DecompOptions::flag_sync ("edges": false)
 };
 
 void add_decomp_options(CLI::App& c, DecompArgs& a);

@@ -17,6 +17,7 @@
 #include "cuda/kernel_registry.hpp"
 #include "decomp/halo_copy.hpp"
 #include "decomp/halo_planes.hpp"
+#include "decomp/step_flags.hpp"
 #include "decomp/remote_halos.hpp"
 #include "decomp/slab_assign.hpp"
 #include "decomp/slab_plan.hpp"
@@ -166,6 +167,25 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
         CUDA_CHECK(cudaSetDevice(locals_[c.above].device));
         halo_copied_[c.below][1] = std::make_unique<CudaEvent>();
       }
+    // The cuts between devices whose copies are kernels are ordered by flags in the graph.
+    flag_side_.assign(locals_.size(), {false, false});
+    neighbour_.assign(locals_.size(), {-1, -1});
+    flags_.resize(locals_.size());
+    if (graph_stream_ && o.flag_sync)
+      for (const Cut& c : cuts_) {
+        const int db = locals_[c.below].device, da = locals_[c.above].device;
+        if (c.same_part || db == da || !kernel_copy_pairs_.count({db, da}) || !kernel_copy_pairs_.count({da, db}))
+          continue;
+        flag_side_[c.below][1] = flag_side_[c.above][0] = true;
+        neighbour_[c.below][1] = c.above;
+        neighbour_[c.above][0] = c.below;
+      }
+    for (size_t q = 0; q < locals_.size(); ++q)
+      if (flag_side_[q][0] || flag_side_[q][1]) {
+        on(locals_[q]);
+        flags_[q] = DeviceBuffer<unsigned>(kStepFlags);
+        CUDA_CHECK(cudaMemset(flags_[q].get(), 0, flags_[q].bytes()));
+      }
   }
 
   std::string backend() const override { return locals_.front().solver->backend(); }
@@ -189,6 +209,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       --left;
     }
     if (queued_ || staged_) wait_all_streams();
+    if (replayed_) check_flag_waits();
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     metrics_ = throughput_metrics(steps, sec, layout_.interior_points(), precision_);
   }
@@ -380,6 +401,9 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     if (!locals_.empty() && locals_.front().cuda) os << ", kernel " << locals_.front().cuda->kernel().id;
     if (graph_stream_ && graph_on_) os << ", step graphs over the GPUs";
     if (!kernel_copy_pairs_.empty()) os << ", halo copies by kernel";
+    bool flags = false;
+    for (const auto& f : flags_) flags = flags || f.get();
+    if (flags && graph_on_) os << ", GPUs ordered by flags";
     return os.str();
   }
 
@@ -427,7 +451,11 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       // that level's interior only).
       CUDA_CHECK(cudaStreamWaitEvent(cs, slab_done_[from][parity_]->get(), 0));
       // In a capture's first step that update lies before the graph (its launch waits for it).
-      if (capture_k_ != 0) CUDA_CHECK(cudaStreamWaitEvent(cs, slab_done_[to][1 - parity_]->get(), 0));
+      if (capture_k_ > 0 && by_flags(from, up))
+        queue_flag_wait(flags_[from].get(), up ? kAboveDone : kBelowDone, -1, (unsigned)capture_k_,
+                        flags_[from].get() + kWaitTimedOut, cs);
+      else if (capture_k_ != 0)
+        CUDA_CHECK(cudaStreamWaitEvent(cs, slab_done_[to][1 - parity_]->get(), 0));
     }
     if (kernel_copy_pairs_.count({a.device, b.device}))
       copy_planes_by_kernel(dst, src, bytes, cs);
@@ -435,6 +463,8 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, cs));
     else
       CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.device, src, a.device, bytes, cs));
+    if (capture_k_ >= 0 && by_flags(from, up))
+      queue_flag_signal(flags_[to].get() + (up ? kHaloBelowReady : kHaloAboveReady), (unsigned)capture_k_ + 1, cs);
     if (queued_) halo_copied_[to][up ? 0 : 1]->record(cs);
   }
 
@@ -528,12 +558,44 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       l.solver->advance(1);
       return;
     }
+    const int q = index_of(l);
+    const bool capturing = capture_k_ >= 0;
     if (capture_k_ != 0)  // (a capture's first step: those copies lie before the graph)
-      for (const auto& e : halo_copied_[index_of(l)])
-        if (e) CUDA_CHECK(cudaStreamWaitEvent(l.cuda->stream(), e->get(), 0));
-    if (capture_k_ >= 0) l.cuda->capture_step(capture_k_);
+      for (int side = 0; side < 2; ++side)
+        if (halo_copied_[q][side] && !(capturing && flag_side_[q][side]))
+          CUDA_CHECK(cudaStreamWaitEvent(l.cuda->stream(), halo_copied_[q][side]->get(), 0));
+    if (capture_k_ > 0 && (flag_side_[q][0] || flag_side_[q][1]))
+      queue_flag_wait(flags_[q].get(), flag_side_[q][0] ? kHaloBelowReady : kHaloAboveReady,
+                      flag_side_[q][0] && flag_side_[q][1] ? kHaloAboveReady : -1, (unsigned)capture_k_,
+                      flags_[q].get() + kWaitTimedOut, l.cuda->stream());
+    if (capturing) l.cuda->capture_step(capture_k_);
     else l.cuda->advance_queued(1);
-    slab_done_[index_of(l)][parity_]->record(l.cuda->stream());
+    slab_done_[q][parity_]->record(l.cuda->stream());
+    if (capturing)  // the neighbours on other devices may now overwrite this step's halo
+      for (int side = 0; side < 2; ++side)
+        if (flag_side_[q][side])
+          queue_flag_signal(flags_[neighbour_[q][side]].get() + (side == 0 ? kAboveDone : kBelowDone),
+                            (unsigned)capture_k_ + 1, l.cuda->stream());
+  }
+
+  // Whether the copy out of local slab `from` upwards (or downwards) is ordered by flags.
+  bool by_flags(int from, bool up) const { return flag_side_[from][up ? 1 : 0]; }
+
+  // After replays: a flag wait that gave up means a neighbour's signal never came (the
+  // steps of that replay are not to be trusted); the graph is left off.
+  void check_flag_waits() {
+    for (size_t q = 0; q < locals_.size(); ++q) {
+      if (!flags_[q].get()) continue;
+      on(locals_[q]);
+      unsigned timed_out = 0;
+      CUDA_CHECK(cudaMemcpy(&timed_out, flags_[q].get() + kWaitTimedOut, sizeof timed_out, cudaMemcpyDeviceToHost));
+      if (!timed_out) continue;
+      CUDA_CHECK(cudaMemset(flags_[q].get() + kWaitTimedOut, 0, sizeof timed_out));
+      drop_graphs();
+      graph_note_ = "the slabs' step graph is off: a GPU waited over " + std::to_string((int)kStepFlagTimeoutS) +
+                    " s for a neighbouring GPU's halo";
+      throw std::runtime_error(graph_note_ + " (the steps of that advance may be wrong)");
+    }
   }
 
   int index_of(const LocalSlab& l) const { return (int)(&l - locals_.data()); }
@@ -570,7 +632,11 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       capture_run(g, run);
       if (g.empty()) return false;
     }
-    for (auto& l : locals_) on(l).cuda->prepare_replay(run);
+    for (size_t q = 0; q < locals_.size(); ++q) {
+      on(locals_[q]).cuda->prepare_replay(run);
+      if (flags_[q].get())  // the steps' counts restart (the timed-out flag stays until checked)
+        CUDA_CHECK(cudaMemsetAsync(flags_[q].get(), 0, kWaitTimedOut * sizeof(unsigned), locals_[q].cuda->stream()));
+    }
     const cudaStream_t gs = graph_stream_->get();
     for (size_t q = 0; q < locals_.size(); ++q) join_into(q, gs, *joins_[q][0], *joins_[q][1]);
     CUDA_CHECK(cudaSetDevice(locals_.front().device));
@@ -774,6 +840,11 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   int capture_k_ = -1;      // step of the run being captured (-1: not capturing)
   // (sending device, receiving device) pairs whose copies run as kernels (copy_by_kernel).
   std::set<std::pair<int, int>> kernel_copy_pairs_;
+  // Per local slab: whether its cut below [0] / above [1] is ordered by flags in the step
+  // graph (DecompOptions::flag_sync), the local slab across it, and its flags (step_flags.hpp).
+  std::vector<std::array<bool, 2>> flag_side_;
+  std::vector<std::array<int, 2>> neighbour_;
+  std::vector<DeviceBuffer<unsigned>> flags_;
   bool replayed_ = false;   // the last advance() replayed a graph
   SolverMetrics metrics_;
   std::vector<float> view_f_;

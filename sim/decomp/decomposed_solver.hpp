@@ -44,6 +44,10 @@ struct DecompOptions {
   // devices without peer access always uses the engine). Kernels measured faster on
   // four H100s (docs/benchmarks.md): the default.
   bool copy_by_kernel = true;
+  // Inside the step graph, slabs on different GPUs (with kernel copies between them)
+  // order their steps through flags in device memory (step_flags.hpp) instead of the
+  // graph's edges between devices (false).
+  bool flag_sync = true;
 };
 
 // Throws std::invalid_argument (naming the values) when the grid is too thin for the

@@ -83,6 +83,7 @@ std::vector<ScalingRecord> run_scaling_bench(const ScalingOptions& o) {
       d.prioritize_edges = o.prioritize_edges;
       d.step_graph = o.step_graph;
       d.copy_by_kernel = o.copy_by_kernel;
+      d.flag_sync = o.flag_sync;
       if (ranks > 1) {
         d.slabs_per_process = 1;
         if (gpu) d.devices = {o.devices[0]};

@@ -28,6 +28,7 @@ struct ScalingOptions {
   bool prioritize_edges = true;   // DecompOptions::prioritize_edges
   bool step_graph = true;         // DecompOptions::step_graph
   bool copy_by_kernel = true;     // DecompOptions::copy_by_kernel
+  bool flag_sync = true;          // DecompOptions::flag_sync
   SlabComm* comm = nullptr;       // MPI: one part per rank
   std::function<bool()> stop_requested;
 };

@@ -3,7 +3,8 @@
 // CudaSolver with the same kernel: receivers and field bit for bit, for every case of
 // decomp_cases.hpp and every registered kernel that can run on a slab, with the slabs'
 // step graph (runs of steps replayed from one graph over the devices) and without it,
-// the halo planes copied by the copy engines and by kernels.
+// the halo planes copied by the copy engines and by kernels, and (on several devices)
+// the GPUs ordered in the graph by flags in device memory and by the graph's edges.
 // With two or more devices, the same on real peers.
 #include <gtest/gtest.h>
 
@@ -26,15 +27,16 @@ SolverFactory one_gpu(const std::string& kernel) {
 }
 
 SolverFactory slabs_on(std::vector<int> devices, const std::string& kernel, bool step_graph = true,
-                       bool copy_by_kernel = true) {
-  return [devices, kernel, step_graph, copy_by_kernel](Precision p, const Stencil& st, int nx, int ny, int nz,
-                                                       double courant, double dt) {
+                       bool copy_by_kernel = true, bool flag_sync = true) {
+  return [devices, kernel, step_graph, copy_by_kernel, flag_sync](Precision p, const Stencil& st, int nx, int ny,
+                                                                  int nz, double courant, double dt) {
     DecompOptions o;
     o.slabs_per_process = (int)devices.size();
     o.devices = devices;
     o.kernel_id = kernel;
     o.step_graph = step_graph;
     o.copy_by_kernel = copy_by_kernel;
+    o.flag_sync = flag_sync;
     return make_decomposed_solver(o, p, st, nx, ny, nz, courant, dt);
   };
 }
@@ -97,6 +99,8 @@ TEST_P(DecomposedGpu, SlabsOnSeveralDevicesMatchOneGpu) {
   expect_same(run_case(c, slabs_on(devices, kernel)), ref);
   SCOPED_TRACE("halo copies by the copy engines");
   expect_same(run_case(c, slabs_on(devices, kernel, true, false)), ref);
+  SCOPED_TRACE("the GPUs ordered by the graph's edges, not flags");
+  expect_same(run_case(c, slabs_on(devices, kernel, true, true, false)), ref);
 }
 
 // The comparisons above pass whether or not the graph replays (a capture that fails
@@ -124,6 +128,8 @@ TEST(DecomposedGpu, SlabsReplayTheirStepGraph) {
     EXPECT_TRUE(use.replayed) << use.note;
     EXPECT_EQ(use.note, "");
     EXPECT_NE(describe_decomposition(*s).find("step graphs"), std::string::npos) << describe_decomposition(*s);
+    if (count >= 2)  // the two GPUs wait for each other's halos through flags
+      EXPECT_NE(describe_decomposition(*s).find("ordered by flags"), std::string::npos) << describe_decomposition(*s);
     decomp_probe(*s)->set_step_graph(false);
     s->advance(8);
     EXPECT_FALSE(decomp_graph_use(*s).replayed);
