@@ -582,7 +582,9 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   bool by_flags(int from, bool up) const { return flag_side_[from][up ? 1 : 0]; }
 
   // After replays: a flag wait that gave up means a neighbour's signal never came (the
-  // steps of that replay are not to be trusted); the graph is left off.
+  // steps of that replay are not to be trusted). The graph is left off, and the failure is
+  // raised as a CUDA error, so that the model stops as for any device fault mid-run
+  // (receivers kept, the field read back for the CPU solver).
   void check_flag_waits() {
     for (size_t q = 0; q < locals_.size(); ++q) {
       if (!flags_[q].get()) continue;
@@ -594,7 +596,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       drop_graphs();
       graph_note_ = "the slabs' step graph is off: a GPU waited over " + std::to_string((int)kStepFlagTimeoutS) +
                     " s for a neighbouring GPU's halo";
-      throw std::runtime_error(graph_note_ + " (the steps of that advance may be wrong)");
+      throw CudaError(cudaErrorLaunchTimeout, graph_note_ + " (the steps of that advance may be wrong)");
     }
   }
 

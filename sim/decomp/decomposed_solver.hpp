@@ -6,8 +6,10 @@
 // coordinates. It answers bit for bit what one undecomposed solver of the same
 // backend and kernel answers (tests/decomp/).
 //
-// Within a process adjacent slabs copy planes directly (memcpy, or cudaMemcpyPeer
-// GPU to GPU, which also serves two slabs on one GPU). Across MPI ranks the planes
+// Within a process adjacent slabs copy planes directly (memcpy, or GPU to GPU by a
+// copy kernel or cudaMemcpyPeer, which also serve two slabs on one GPU), and with every
+// slab on a GPU runs of steps replay from one CUDA graph over the devices
+// (DecompOptions::step_graph). Across MPI ranks the planes
 // travel as messages; the slabs that border another rank are split off and updated
 // first, their planes sent, and the rest of the rank's grid updated while they travel.
 #include <memory>

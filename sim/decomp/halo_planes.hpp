@@ -30,12 +30,13 @@ struct SlabField {
 
 // Copies `bytes` between host memory and a device (-1: host), synchronously: the
 // staging of MPI messages. Copies between slabs on devices are queued by the
-// decomposed solver on its copy streams (cudaMemcpyPeerAsync).
+// decomposed solver on its copy streams (halo_copy.hpp, or cudaMemcpyPeerAsync).
 void copy_planes(void* dst, int dst_device, const void* src, int src_device, size_t bytes);
 
 // Peer access between every pair of these devices that supports it (NVLink or PCIe),
-// so that cudaMemcpyPeerAsync between their slabs goes device to device; a pair
-// without it still copies, through the host. Leaves another device current.
+// so that copies between their slabs go device to device (and copy kernels may store
+// into the peer); a pair without it still copies, through the host. Leaves another
+// device current.
 void enable_peer_access(const std::vector<int>& devices);
 
 }  // namespace ws
