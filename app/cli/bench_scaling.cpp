@@ -32,9 +32,7 @@ struct ScalingArgs {
   std::string kernel;
   int steps = 50, warmup = 5, reps = 3;
   std::string edge_priority = "on";
-  std::string slab_graph = "on";
-  std::string halo_copy = "kernel";
-  std::string slab_sync = "flags";
+  SlabStepArgs slab_steps;
   std::string json_path;
 };
 
@@ -102,10 +100,8 @@ int run_scaling(const ScalingArgs& a) {
     o.steps = a.steps;
     o.warmup = a.warmup;
     o.reps = a.reps;
-    o.prioritize_edges = a.edge_priority == "on";
-    o.step_graph = a.slab_graph == "on";
-    o.copy_by_kernel = a.halo_copy == "kernel";
-    o.flag_sync = a.slab_sync == "flags";
+    o.slab_steps.prioritize_edges = a.edge_priority == "on";
+    a.slab_steps.apply(o.slab_steps);
     DecompArgs d;
     if (backend != BackendChoice::Cpu && !launched_by_mpi()) d.gpus = a.gpus;
     setup = make_decomp_setup(d, backend);
@@ -160,10 +156,11 @@ int run_scaling(const ScalingArgs& a) {
   std::cout << "z-slab scaling, stencil " << o.stencil << ", " << a.precision << ", the median of " << o.reps
             << " runs of " << o.steps << " steps; efficiency against one undecomposed part; halo: one exchange alone; "
                "hidden: the part of it the overlap hides; GB/s: that exchange's";
-  if (!o.prioritize_edges) std::cout << "; edge slabs at the default stream priority";
-  if (!o.step_graph) std::cout << "; no step graph on the slabs";
-  if (!o.copy_by_kernel) std::cout << "; halo copies by the copy engines";
-  if (!o.flag_sync) std::cout << "; GPUs ordered by the graph's edges";
+  const DecompOptions& steps = o.slab_steps;
+  if (!steps.prioritize_edges) std::cout << "; edge slabs at the default stream priority";
+  if (!steps.step_graph) std::cout << "; no step graph on the slabs";
+  if (!steps.copy_by_kernel) std::cout << "; halo copies by the copy engines";
+  if (!steps.flag_sync) std::cout << "; GPUs ordered by the graph's edges";
   if (roof.copy_gbs > 0)
     std::cout << "; of roof: a part's rate against one GPU's copy roofline (" << std::fixed << std::setprecision(1)
               << roof.copy_gbs << " GB/s device-to-device, this run, GPU " << o.devices[0] << ": "
@@ -202,18 +199,7 @@ void add_bench_scaling(CLI::App& bench) {
                 "on: the edge slabs' updates at the device's greatest stream priority (the default); off: at the "
                 "default priority, for comparison")
       ->check(CLI::IsMember({"on", "off"}));
-  c->add_option("--slab-graph", a->slab_graph,
-                "on: the GPUs' slabs replay runs of steps from one CUDA graph (the default); off: every step "
-                "queued from the host, for comparison")
-      ->check(CLI::IsMember({"on", "off"}));
-  c->add_option("--halo-copy", a->halo_copy,
-                "kernel: the halo planes copied by a kernel of the sending GPU storing into its neighbour (the "
-                "default); engine: by the copy engines, for comparison")
-      ->check(CLI::IsMember({"engine", "kernel"}));
-  c->add_option("--slab-sync", a->slab_sync,
-                "flags: in the step graph, slabs on different GPUs wait for each other through flags in GPU memory "
-                "(the default); edges: through the graph's dependencies between devices, for comparison")
-      ->check(CLI::IsMember({"flags", "edges"}));
+  add_slab_step_options(*c, a->slab_steps);
   c->add_option("--json", a->json_path, "also write the records as JSON to FILE");
   c->callback([a] {
     try {

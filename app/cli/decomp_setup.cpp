@@ -19,6 +19,10 @@ void add_decomp_options(CLI::App& c, DecompArgs& a) {
                "on: each GPU's planes next to another part form an edge slab, updated first so the halo travels "
                "while the rest is updated (the default); off: no edge slabs (one slab a GPU), the halo exchanged between steps")
       ->check(CLI::IsMember({"on", "off"}));
+  add_slab_step_options(c, a.steps);
+}
+
+void add_slab_step_options(CLI::App& c, SlabStepArgs& a) {
   c.add_option("--slab-graph", a.slab_graph,
                "on: runs of up to 128 steps of all slabs and their halo copies replayed from one CUDA graph over "
                "the GPUs (the default; one process only); off: every step's launches and copies queued from the host")
@@ -31,6 +35,12 @@ void add_decomp_options(CLI::App& c, DecompArgs& a) {
                "flags: in the step graph, slabs on different GPUs wait for each other's halos through flags in GPU "
                "memory (the default); edges: through the graph's own dependencies between devices")
       ->check(CLI::IsMember({"flags", "edges"}));
+}
+
+void SlabStepArgs::apply(DecompOptions& d) const {
+  d.step_graph = slab_graph == "on";
+  d.copy_by_kernel = halo_copy == "kernel";
+  d.flag_sync = slab_sync == "flags";
 }
 
 int cuda_device_count() {
@@ -117,9 +127,7 @@ DecompSetup make_decomp_setup(const DecompArgs& a, BackendChoice backend) {
   if (d.options.devices.size() == 1 && !d.options.comm) d.options.devices.clear();
   d.options.slabs_per_process = d.options.devices.empty() ? 1 : (int)d.options.devices.size();
   d.options.overlap = a.halo_overlap == "on";
-  d.options.step_graph = a.slab_graph == "on";
-  d.options.copy_by_kernel = a.halo_copy == "kernel";
-  d.options.flag_sync = a.slab_sync == "flags";
+  a.steps.apply(d.options);
   return d;
 }
 

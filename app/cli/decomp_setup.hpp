@@ -12,13 +12,21 @@
 
 namespace ws::cli {
 
+// How slabs on GPUs step (--slab-graph, --halo-copy, --slab-sync): the options of every
+// command that decomposes, and of `bench scaling`.
+struct SlabStepArgs {
+  std::string slab_graph = "on";    // DecompOptions::step_graph
+  std::string halo_copy = "kernel"; // DecompOptions::copy_by_kernel ("engine": false)
+  std::string slab_sync = "flags";  // DecompOptions::flag_sync ("edges": false)
+  void apply(DecompOptions& d) const;
+};
+void add_slab_step_options(CLI::App& c, SlabStepArgs& a);
+
 struct DecompArgs {
   std::string gpus;       // "" (one GPU, or one per MPI rank), "N" or "all"
   int slabs_per_gpu = 1;  // > 1: several slabs on each GPU (tests the decomposition on one device)
   std::string halo_overlap = "on";  // DecompOptions::overlap: split off the edge slabs
-  std::string slab_graph = "on";    // DecompOptions::step_graph
-  std::string halo_copy = "kernel"; // DecompOptions::copy_by_kernel ("engine": false)
-  std::string slab_sync = "flags";  // DecompOptions::flag_sync ("edges": false)
+  SlabStepArgs steps;
 };
 
 void add_decomp_options(CLI::App& c, DecompArgs& a);

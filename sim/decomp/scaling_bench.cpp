@@ -77,13 +77,9 @@ std::vector<ScalingRecord> run_scaling_bench(const ScalingOptions& o) {
     if (!decomposed) {
       s = one_part(g);
     } else {
-      DecompOptions d;
+      DecompOptions d = o.slab_steps;
       d.comm = o.comm;
       d.kernel_id = kernel;
-      d.prioritize_edges = o.prioritize_edges;
-      d.step_graph = o.step_graph;
-      d.copy_by_kernel = o.copy_by_kernel;
-      d.flag_sync = o.flag_sync;
       if (ranks > 1) {
         d.slabs_per_process = 1;
         if (gpu) d.devices = {o.devices[0]};

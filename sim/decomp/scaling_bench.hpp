@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "decomp/decomposed_solver.hpp"
 #include "decomp/slab_comm.hpp"
 #include "wave/wave_solver.hpp"
 
@@ -25,10 +26,9 @@ struct ScalingOptions {
   std::string kernel;             // "" : the first registered kernel that can run on a slab
   int steps = 50, warmup = 5;
   int reps = 3;                   // timed runs of `steps`; the median is reported
-  bool prioritize_edges = true;   // DecompOptions::prioritize_edges
-  bool step_graph = true;         // DecompOptions::step_graph
-  bool copy_by_kernel = true;     // DecompOptions::copy_by_kernel
-  bool flag_sync = true;          // DecompOptions::flag_sync
+  // How the slabs step (prioritize_edges, step_graph, copy_by_kernel, flag_sync); the
+  // benchmark sets the placement, the kernel and the communicator itself.
+  DecompOptions slab_steps;
   SlabComm* comm = nullptr;       // MPI: one part per rank
   std::function<bool()> stop_requested;
 };
