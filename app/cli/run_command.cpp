@@ -161,6 +161,8 @@ int run(RunOptions o) {
   if (!o.quiet)
     std::cerr << "wrote " << o.csv << " (" << done << " samples per receiver); " << sec << " s, "
               << (sec > 0 ? g.points() * (double)done / sec * 1e-9 : 0.0) << " Gpoints/s\n";
+  if (const DecompGraphUse use = decomp_graph_use(model->solver()); !o.quiet && !use.note.empty())
+    std::cerr << "note: " << use.note << "\n";  // the slabs ran without their step graph, and why
   return rc;
 }
 

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "decomp/decomposed_solver.hpp"
 #include "gui/frame_step.hpp"
 #include "gui/panel.hpp"
 
@@ -125,6 +126,10 @@ void draw_kernel_section(GuiContext& ctx) {
     if (gpus > 0) ImGui::TextWrapped("on %d GPU(s) (%d slabs: %s)", gpus, d->slab_count(), ctx.model().backend_note().c_str());
     else ImGui::TextWrapped("on %d CPU slabs (%s)", d->slab_count(), ctx.model().backend_note().c_str());
     ImGui::TextDisabled("the kernel stays on a decomposed grid; precision and stencil switch");
+    // The slabs' step graph fell back to queued steps (a capture the driver refused, a wait
+    // between GPUs that gave up): say why, the run goes on without it.
+    const DecompGraphUse use = decomp_graph_use(ctx.model().solver());
+    if (!use.note.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "%s", use.note.c_str());
   } else if (!cuda) {
     ImGui::TextDisabled("kernel variants need the CUDA backend");
   } else {
