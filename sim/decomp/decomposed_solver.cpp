@@ -641,8 +641,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     }
     const cudaStream_t gs = graph_stream_->get();
     for (size_t q = 0; q < locals_.size(); ++q) join_into(q, gs, *joins_[q][0], *joins_[q][1]);
-    CUDA_CHECK(cudaSetDevice(locals_.front().device));
-    g.launch(gs);
+    g.launch(gs);  // join_into left the graph stream's device current
     after_replay_->record(gs);
     for (size_t q = 0; q < locals_.size(); ++q) {
       on(locals_[q]);
@@ -656,7 +655,8 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     return true;
   }
 
-  // `gs` waits for slab q's update stream and copy stream (events on q's device).
+  // `gs` waits for slab q's update stream and copy stream (events on q's device); leaves
+  // gs's device (the first slab's) current.
   void join_into(size_t q, cudaStream_t gs, CudaEvent& update_done, CudaEvent& copy_done) {
     on(locals_[q]);
     update_done.record(locals_[q].cuda->stream());
@@ -682,7 +682,6 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
             parity_ = 1 - parity_;
           }
           for (size_t q = 0; q < locals_.size(); ++q) join_into(q, gs, *joins_[q][0], *joins_[q][1]);
-          CUDA_CHECK(cudaSetDevice(locals_.front().device));
         },
         /*use_node_priority=*/true);
     capture_k_ = -1;

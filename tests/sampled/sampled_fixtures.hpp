@@ -88,14 +88,20 @@ inline WaveScene with_samples(WaveScene s, std::shared_ptr<SampleStream> stream,
   return s;
 }
 
-inline std::vector<std::vector<double>> run_scene(const WaveScene& s, BackendChoice b, long long steps) {
-  WaveModel m(s, b);
+// `steps` steps of `m` in advances of 1000 (uneven against the 4096-step windows); the
+// receivers' histories.
+inline std::vector<std::vector<double>> advance_in_chunks(WaveModel& m, long long steps) {
   for (long long done = 0; done < steps;) {
-    const int chunk = (int)std::min<long long>(steps - done, 1000);  // uneven against the 4096-step windows
+    const int chunk = (int)std::min<long long>(steps - done, 1000);
     m.advance(chunk);
     done += chunk;
   }
   return m.receiver_history();
+}
+
+inline std::vector<std::vector<double>> run_scene(const WaveScene& s, BackendChoice b, long long steps) {
+  WaveModel m(s, b);
+  return advance_in_chunks(m, steps);
 }
 
 // out[n] = a sum_k y[k] h[n - d - k]: what a linear, time-invariant scheme gives for

@@ -99,18 +99,10 @@ TEST(SampledGpu, WavSourcesOnSlabsMatchOneGpuBitForBit) {
     s.sources.push_back(second);
     return s;
   };
-  auto run = [&](WaveModel& m) {
-    for (long long done = 0; done < steps;) {
-      const int chunk = (int)std::min<long long>(steps - done, 1000);
-      m.advance(chunk);
-      done += chunk;
-    }
-    return m.receiver_history();
-  };
   const WaveScene s = scene();
   const std::string kernel = slab_kernel(make_stencil(s.stencil), s.precision, "");
   WaveModel one(scene(), BackendChoice::Cuda, kernel);
-  const auto ref = run(one);
+  const auto ref = advance_in_chunks(one, steps);
   ASSERT_GT(max_abs(ref[0]), 0.0);
   int count = 0;
   CUDA_CHECK(cudaGetDeviceCount(&count));
@@ -122,7 +114,7 @@ TEST(SampledGpu, WavSourcesOnSlabsMatchOneGpuBitForBit) {
     d.slabs_per_process = (int)devices.size();
     d.devices = devices;
     WaveModel many(scene(), BackendChoice::Cuda, kernel, d);
-    const auto got = run(many);
+    const auto got = advance_in_chunks(many, steps);
     const DecompGraphUse use = decomp_graph_use(many.solver());
     EXPECT_TRUE(use.replayed) << use.note;
     ASSERT_EQ(got.size(), ref.size());
