@@ -105,14 +105,18 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
             if (a != b) CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a, b));
             if (can) kernel_copy_pairs_.insert({a, b});
           }
-      // Each slab sends its planes on a copy stream of its own, so a copy waiting for one
-      // slab's update never holds up another slab's planes behind it in a queue; the edge
-      // slabs' updates and all copies run at the device's greatest stream priority, so the
-      // planes a neighbour waits for are computed and sent while the inner slab's blocks
-      // still run, instead of after them.
+      // Each slab sends its planes on two copy streams of its own, one per side, so a
+      // copy waiting for one slab's update, or for a neighbour's flag, never holds up other
+      // planes behind it in a queue: an inner slab's planes go to both its edge slabs at
+      // once, and an edge slab's planes for the inner slab beside it do not wait behind
+      // its copy to another GPU (both lie on the step's critical path: docs/benchmarks.md,
+      // "Four H100s: a copy stream per side"). The edge slabs' updates and all copies run
+      // at the device's greatest stream priority, so the planes a neighbour waits for are
+      // computed and sent while the inner slab's blocks still run, instead of after them.
       for (auto& l : locals_) {
         CUDA_CHECK(cudaSetDevice(l.device));
-        copy_streams_.push_back(std::make_unique<CudaStream>(CudaStream::highest_priority()));
+        copy_streams_.push_back({std::make_unique<CudaStream>(CudaStream::highest_priority()),
+                                 std::make_unique<CudaStream>(CudaStream::highest_priority())});
         if (l.edge && o.prioritize_edges) l.cuda->use_highest_priority_stream();
       }
     }
@@ -135,7 +139,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       after_replay_ = std::make_unique<CudaEvent>();
       for (auto& l : locals_) {
         CUDA_CHECK(cudaSetDevice(l.device));
-        joins_.push_back({std::make_unique<CudaEvent>(), std::make_unique<CudaEvent>()});
+        joins_.push_back({std::make_unique<CudaEvent>(), std::make_unique<CudaEvent>(), std::make_unique<CudaEvent>()});
       }
     }
     // One thread per part when the parts are distinct GPUs. The CPU backend's slabs share
@@ -431,7 +435,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   }
 
   // Slab `from`'s planes next to slab `to` into `to`'s halo facing it, queued on the
-  // copy stream of `from`'s part (host fields: copied at once).
+  // copy stream of `from` toward `to` (host fields: copied at once).
   void copy_across(int from, int to) {
     const SlabField a = field_of(locals_[from]), b = field_of(locals_[to]);
     const bool up = locals_[to].s > locals_[from].s;
@@ -443,7 +447,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       return;
     }
     CUDA_CHECK(cudaSetDevice(a.device));
-    const cudaStream_t cs = copy_streams_[from]->get();
+    const cudaStream_t cs = copy_streams_[from][up ? 1 : 0]->get();
     if (queued_) {
       // The planes are those `from` wrote this step; the halo is that of the level
       // `to` wrote this step, whose halo `to`'s update of the step before read (as
@@ -474,7 +478,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     for (int q = 0; q < (int)locals_.size(); ++q)
       if (locals_[q].part == part) {
         CUDA_CHECK(cudaSetDevice(locals_[q].device));
-        CUDA_CHECK(cudaStreamSynchronize(copy_streams_[q]->get()));
+        for (const auto& cs : copy_streams_[q]) CUDA_CHECK(cudaStreamSynchronize(cs->get()));
       }
   }
 
@@ -640,13 +644,13 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
         CUDA_CHECK(cudaMemsetAsync(flags_[q].get(), 0, kWaitTimedOut * sizeof(unsigned), locals_[q].cuda->stream()));
     }
     const cudaStream_t gs = graph_stream_->get();
-    for (size_t q = 0; q < locals_.size(); ++q) join_into(q, gs, *joins_[q][0], *joins_[q][1]);
+    for (size_t q = 0; q < locals_.size(); ++q) join_into(q, gs);
     g.launch(gs);  // join_into left the graph stream's device current
     after_replay_->record(gs);
     for (size_t q = 0; q < locals_.size(); ++q) {
       on(locals_[q]);
       CUDA_CHECK(cudaStreamWaitEvent(locals_[q].cuda->stream(), after_replay_->get(), 0));
-      CUDA_CHECK(cudaStreamWaitEvent(copy_streams_[q]->get(), after_replay_->get(), 0));
+      for (const auto& cs : copy_streams_[q]) CUDA_CHECK(cudaStreamWaitEvent(cs->get(), after_replay_->get(), 0));
     }
     for (auto& l : locals_) l.cuda->replayed(run);
     parity_ ^= run & 1;
@@ -655,15 +659,14 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     return true;
   }
 
-  // `gs` waits for slab q's update stream and copy stream (events on q's device); leaves
-  // gs's device (the first slab's) current.
-  void join_into(size_t q, cudaStream_t gs, CudaEvent& update_done, CudaEvent& copy_done) {
+  // `gs` waits for slab q's update stream and copy streams (events on q's device);
+  // leaves gs's device (the first slab's) current.
+  void join_into(size_t q, cudaStream_t gs) {
     on(locals_[q]);
-    update_done.record(locals_[q].cuda->stream());
-    copy_done.record(copy_streams_[q]->get());
+    joins_[q][0]->record(locals_[q].cuda->stream());
+    for (int side = 0; side < 2; ++side) joins_[q][1 + side]->record(copy_streams_[q][side]->get());
     CUDA_CHECK(cudaSetDevice(locals_.front().device));
-    CUDA_CHECK(cudaStreamWaitEvent(gs, update_done.get(), 0));
-    CUDA_CHECK(cudaStreamWaitEvent(gs, copy_done.get(), 0));
+    for (const auto& e : joins_[q]) CUDA_CHECK(cudaStreamWaitEvent(gs, e->get(), 0));
   }
 
   void capture_run(StepGraph& g, int run) {
@@ -675,13 +678,13 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
           for (size_t q = 0; q < locals_.size(); ++q) {
             on(locals_[q]);
             CUDA_CHECK(cudaStreamWaitEvent(locals_[q].cuda->stream(), fork_->get(), 0));
-            CUDA_CHECK(cudaStreamWaitEvent(copy_streams_[q]->get(), fork_->get(), 0));
+            for (const auto& cs : copy_streams_[q]) CUDA_CHECK(cudaStreamWaitEvent(cs->get(), fork_->get(), 0));
           }
           for (capture_k_ = 0; capture_k_ < run; ++capture_k_) {
             step_in_order();
             parity_ = 1 - parity_;
           }
-          for (size_t q = 0; q < locals_.size(); ++q) join_into(q, gs, *joins_[q][0], *joins_[q][1]);
+          for (size_t q = 0; q < locals_.size(); ++q) join_into(q, gs);
         },
         /*use_node_priority=*/true);
     capture_k_ = -1;
@@ -699,9 +702,9 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     }
     for (const Cut& c : cuts_) {
       CUDA_CHECK(cudaSetDevice(locals_[c.below].device));
-      halo_copied_[c.above][0]->record(copy_streams_[c.below]->get());
+      halo_copied_[c.above][0]->record(copy_streams_[c.below][1]->get());
       CUDA_CHECK(cudaSetDevice(locals_[c.above].device));
-      halo_copied_[c.below][1]->record(copy_streams_[c.above]->get());
+      halo_copied_[c.below][1]->record(copy_streams_[c.above][0]->get());
     }
   }
 
@@ -814,7 +817,8 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   SlabPlan plan_;
   int parts_ = 1;
   std::vector<LocalSlab> locals_;
-  std::vector<std::unique_ptr<CudaStream>> copy_streams_;
+  // Per local slab: the streams of its copies into the slab below [0] and above [1].
+  std::vector<std::array<std::unique_ptr<CudaStream>, 2>> copy_streams_;
   bool queued_ = false;                                 // one_step's queued order
   // Per local slab: its queued updates of even and odd steps (parity_ this step's).
   std::vector<std::array<std::unique_ptr<CudaEvent>, 2>> slab_done_;
@@ -833,7 +837,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   // The step graph (replay()); null stream when the slabs cannot have one (not queued_).
   std::unique_ptr<CudaStream> graph_stream_;
   std::unique_ptr<CudaEvent> fork_, after_replay_;  // on graph_stream_'s device
-  std::vector<std::array<std::unique_ptr<CudaEvent>, 2>> joins_;  // per local slab: update, copy stream
+  std::vector<std::array<std::unique_ptr<CudaEvent>, 3>> joins_;  // per local slab: update, copies down, up
   // Per exchange on/off (set_exchange), grid parity and level.
   std::array<std::array<std::array<StepGraph, kGraphLevels>, 2>, 2> graphs_;
   bool graph_on_ = true;    // DecompOptions::step_graph, set_step_graph
