@@ -35,12 +35,17 @@ void add_slab_step_options(CLI::App& c, SlabStepArgs& a) {
                "flags: in the step graph, slabs on different GPUs wait for each other's halos through flags in GPU "
                "memory (the default); edges: through the graph's own dependencies between devices")
       ->check(CLI::IsMember({"flags", "edges"}));
+  c.add_option("--slab-fields", a.slab_fields,
+               "own: each slab its own fields, the halos between a GPU's slabs copied (the default); shared: each "
+               "GPU's slabs in one grid, their halos each other's planes (no copies; one process only)")
+      ->check(CLI::IsMember({"own", "shared"}));
 }
 
 void SlabStepArgs::apply(DecompOptions& d) const {
   d.step_graph = slab_graph == "on";
   d.copy_by_kernel = halo_copy == "kernel";
   d.flag_sync = slab_sync == "flags";
+  d.share_part_fields = slab_fields == "shared";
 }
 
 int cuda_device_count() {

@@ -37,13 +37,21 @@ class CudaSolver final : public CudaWaveSolver {
   static constexpr int kGraphLevels = 8;
   static_assert(kChunk % (1 << (kGraphLevels - 1)) == 0, "graph runs must tile the receiver buffer");
 
-  CudaSolver(const Stencil& st, int nx, int ny, int nz, double courant, double dt, const std::string& kernel_id)
+  CudaSolver(const Stencil& st, int nx, int ny, int nz, double courant, double dt, const std::string& kernel_id,
+             const LentFields* lent)
       : stencil_(st), courant_(courant), dt_(dt) {
     layout_ = make_layout(nx, ny, nz, halo_for(st), sizeof(T));
     check_grid_fits(nx, ny, nz, (size_t)layout_.total, sizeof(T));
     // Both fields in one allocation, so one L2 access-policy window can cover them
     // (kernels/persistent_l2.cu); total is a multiple of 32 elements, so b starts aligned.
-    fields_ = DeviceBuffer<T>(2 * (size_t)layout_.total);
+    if (lent) {
+      a_ = static_cast<T*>(lent->a);
+      b_ = static_cast<T*>(lent->b);
+    } else {
+      fields_ = DeviceBuffer<T>(2 * (size_t)layout_.total);
+      a_ = fields_.get();
+      b_ = fields_.get() + layout_.total;
+    }
     reset();
     const std::string id = kernel_id.empty() ? default_kernel_for(st, precision_of<T>()) : kernel_id;
     if (id.empty()) throw std::invalid_argument("no CUDA kernel supports stencil '" + st.name + "'");
@@ -214,7 +222,8 @@ class CudaSolver final : public CudaWaveSolver {
   int grid_parity() const override { return cur_is_a_ ? 0 : 1; }
 
   void reset() override {
-    CUDA_CHECK(cudaMemsetAsync(fields_.get(), 0, fields_.bytes(), stream_.get()));
+    CUDA_CHECK(cudaMemsetAsync(a_, 0, layout_.bytes(sizeof(T)), stream_.get()));
+    CUDA_CHECK(cudaMemsetAsync(b_, 0, layout_.bytes(sizeof(T)), stream_.get()));
     CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     cur_is_a_ = true;
     step_ = 0;
@@ -315,8 +324,8 @@ class CudaSolver final : public CudaWaveSolver {
     variant_->release();
   }
 
-  T* field_a() const { return fields_.get(); }
-  T* field_b() const { return fields_.get() + layout_.total; }
+  T* field_a() const { return a_; }
+  T* field_b() const { return b_; }
   T* cur() { return cur_is_a_ ? field_a() : field_b(); }
   T* prev() { return cur_is_a_ ? field_b() : field_a(); }
 
@@ -595,7 +604,9 @@ class CudaSolver final : public CudaWaveSolver {
   FieldLayout layout_;
   CudaStream stream_;
   CudaEvent start_, stop_;
-  DeviceBuffer<T> fields_;  // u in [0, total) (a) and [total, 2 total) (b)
+  DeviceBuffer<T> fields_;  // u in [0, total) (a) and [total, 2 total) (b), unless lent
+  T* a_ = nullptr;          // the two levels: in fields_, or lent (LentFields)
+  T* b_ = nullptr;
   bool cur_is_a_ = true;
   long long step_ = 0;
   const KernelVariant* variant_ = nullptr;
@@ -650,9 +661,10 @@ std::string default_kernel_for(const Stencil& st, Precision p) {
 }
 
 std::unique_ptr<CudaWaveSolver> make_cuda_solver(Precision p, const Stencil& st, int nx, int ny, int nz,
-                                                 double courant, double dt_s, const std::string& kernel_id) {
-  if (p == Precision::Float) return std::make_unique<CudaSolver<float>>(st, nx, ny, nz, courant, dt_s, kernel_id);
-  return std::make_unique<CudaSolver<double>>(st, nx, ny, nz, courant, dt_s, kernel_id);
+                                                 double courant, double dt_s, const std::string& kernel_id,
+                                                 const LentFields* fields) {
+  if (p == Precision::Float) return std::make_unique<CudaSolver<float>>(st, nx, ny, nz, courant, dt_s, kernel_id, fields);
+  return std::make_unique<CudaSolver<double>>(st, nx, ny, nz, courant, dt_s, kernel_id, fields);
 }
 
 }  // namespace ws

@@ -92,9 +92,20 @@ class CudaWaveSolver : public WaveSolver {
   virtual FieldStats queued_field_stats(int slot) const = 0;
 };
 
-// kernel_id empty: the first registered variant that supports the stencil.
+// Storage of both levels of a solver's field that its owner lends it: each of `a` and
+// `b` holds the solver's layout().total elements (halo planes included) and outlives the
+// solver. Slabs of one GPU share one grid this way (sim/decomp/decomposed_solver.cpp):
+// a slab's halo planes are then its neighbour's outer planes, with no copy between them.
+struct LentFields {
+  void* a = nullptr;
+  void* b = nullptr;
+};
+
+// kernel_id empty: the first registered variant that supports the stencil. `fields`:
+// storage lent by the caller instead of the solver's own (null: its own).
 std::unique_ptr<CudaWaveSolver> make_cuda_solver(Precision precision, const Stencil& stencil, int nx, int ny, int nz,
-                                                 double courant, double dt_s, const std::string& kernel_id = "");
+                                                 double courant, double dt_s, const std::string& kernel_id = "",
+                                                 const LentFields* fields = nullptr);
 
 // The registry's default variant for a stencil and precision ("" when none).
 std::string default_kernel_for(const Stencil& stencil, Precision precision);

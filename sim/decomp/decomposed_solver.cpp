@@ -45,6 +45,7 @@ struct Cut {
   int lo = 0;                  // plan index of the slab below
   int below = -1, above = -1;  // local indices (-1: the slab lies on another rank)
   bool same_part = false;      // both local and in one part: copied after the part's update
+  bool shared = false;         // in one part's grid (share_part_fields): nothing to copy
 };
 
 class DecomposedSolver final : public WaveSolver, public DecompProbe {
@@ -77,6 +78,23 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
         several = several || o.devices[a] != o.devices[b];
       }
     const std::string kernel = o.devices.empty() ? std::string() : slab_kernel(st, precision, o.kernel_id, several);
+    // The slabs of one GPU in one grid (DecompOptions::share_part_fields; one process):
+    // each part's two levels are allocated once and every slab of the part is lent its
+    // run of planes, halos included, so a slab's halo planes are its neighbour's outer
+    // planes and the slabs of a GPU exchange nothing. Slab layouts share the grid's pitch
+    // and plane, so a slab's planes lie in the part's grid as in the whole grid.
+    const bool share = !o.devices.empty() && ranks == 1 && o.share_part_fields;
+    std::vector<int> part_z0(per, -1), part_nz(per, 0), part_slabs(per, 0);
+    for (const Slab& sl : plan_.slabs)
+      if (sl.owner == rank) {
+        const int p = sl.part - rank * per;
+        if (part_z0[p] < 0) part_z0[p] = sl.z0;
+        part_nz[p] += sl.nz;
+        ++part_slabs[p];
+      }
+    part_fields_.resize(per);
+    const FieldLayout no_layout;
+    std::vector<FieldLayout> part_layout(per, no_layout);
     for (int s = 0; s < plan_.size(); ++s) {
       const Slab& sl = plan_.slabs[s];
       if (sl.owner != rank) continue;
@@ -90,7 +108,19 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       } else {
         l.device = o.devices[l.part];
         CUDA_CHECK(cudaSetDevice(l.device));
-        auto c = make_cuda_solver(precision, st, nx, ny, sl.nz, courant, dt, kernel);
+        LentFields lent;
+        const bool lend = share && part_slabs[l.part] > 1;
+        if (lend) {
+          const int p = l.part;
+          const size_t elem = bytes_of(precision);
+          if (!part_fields_[p].get()) {
+            part_layout[p] = make_layout(nx, ny, part_nz[p], layout_.halo, (int)elem);
+            part_fields_[p] = DeviceBuffer<unsigned char>(2 * part_layout[p].bytes((int)elem));
+          }
+          unsigned char* base = part_fields_[p].get() + (size_t)(sl.z0 - part_z0[p]) * part_layout[p].plane * elem;
+          lent = {base, base + part_layout[p].bytes((int)elem)};
+        }
+        auto c = make_cuda_solver(precision, st, nx, ny, sl.nz, courant, dt, kernel, lend ? &lent : nullptr);
         l.cuda = c.get();
         l.solver = std::move(c);
       }
@@ -162,10 +192,19 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       // One cut, one tag; the two directions come from different ranks.
       remote_.add(local, locals_[local].device, c.below >= 0, plan_.slabs[c.below >= 0 ? s + 1 : s].owner, s);
     }
+    // Slabs in one grid: each waits for its neighbour's update of the step before (whose
+    // planes it reads as its halo, and whose reads of its own planes it must not overtake).
+    shared_nb_.assign(locals_.size(), {-1, -1});
+    for (Cut& c : cuts_)
+      if (c.same_part && share && part_fields_[locals_[c.below].part].get()) {
+        c.shared = true;
+        shared_nb_[c.below][1] = c.above;
+        shared_nb_[c.above][0] = c.below;
+      }
     // A halo side's event lives on the device of the copy stream that fills it: that of
     // the neighbouring slab's part.
     for (const Cut& c : cuts_)
-      if (queued_) {
+      if (queued_ && !c.shared) {
         CUDA_CHECK(cudaSetDevice(locals_[c.below].device));
         halo_copied_[c.above][0] = std::make_unique<CudaEvent>();
         CUDA_CHECK(cudaSetDevice(locals_[c.above].device));
@@ -353,6 +392,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
 
   size_t memory_bytes() const override {
     size_t b = 0;
+    for (const auto& f : part_fields_) b += f.bytes();
     for (const auto& l : locals_) b += l.solver->memory_bytes();
     return b;
   }
@@ -404,6 +444,9 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     }
     if (!locals_.empty() && locals_.front().cuda) os << ", kernel " << locals_.front().cuda->kernel().id;
     if (graph_stream_ && graph_on_) os << ", step graphs over the GPUs";
+    bool shared = false;
+    for (const auto& f : part_fields_) shared = shared || f.get();
+    if (shared) os << ", each GPU's slabs in one grid";
     if (!kernel_copy_pairs_.empty()) os << ", halo copies by kernel";
     bool flags = false;
     for (const auto& f : flags_) flags = flags || f.get();
@@ -564,11 +607,15 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     }
     const int q = index_of(l);
     const bool capturing = capture_k_ >= 0;
-    if (capture_k_ != 0)  // (a capture's first step: those copies lie before the graph)
-      for (int side = 0; side < 2; ++side)
+    if (capture_k_ != 0)  // (a capture's first step: those copies and updates lie before the graph)
+      for (int side = 0; side < 2; ++side) {
         if (halo_copied_[q][side] && !(capturing && flag_side_[q][side]))
           CUDA_CHECK(cudaStreamWaitEvent(l.cuda->stream(), halo_copied_[q][side]->get(), 0));
-    if (capture_k_ > 0 && (flag_side_[q][0] || flag_side_[q][1]))
+        if (shared_nb_[q][side] >= 0)
+          CUDA_CHECK(cudaStreamWaitEvent(l.cuda->stream(), slab_done_[shared_nb_[q][side]][1 - parity_]->get(), 0));
+      }
+    // (Without the exchange, the benchmark's measure, no copy comes to raise the flags.)
+    if (exchange_ && capture_k_ > 0 && (flag_side_[q][0] || flag_side_[q][1]))
       queue_flag_wait(flags_[q].get(), flag_side_[q][0] ? kHaloBelowReady : kHaloAboveReady,
                       flag_side_[q][0] && flag_side_[q][1] ? kHaloAboveReady : -1, (unsigned)capture_k_,
                       flags_[q].get() + kWaitTimedOut, l.cuda->stream());
@@ -701,6 +748,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
       for (auto& e : slab_done_[q]) e->record(locals_[q].cuda->stream());
     }
     for (const Cut& c : cuts_) {
+      if (c.shared) continue;
       CUDA_CHECK(cudaSetDevice(locals_[c.below].device));
       halo_copied_[c.above][0]->record(copy_streams_[c.below][1]->get());
       CUDA_CHECK(cudaSetDevice(locals_[c.above].device));
@@ -759,7 +807,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
 
   void copy_within_part(int p) {
     for (const auto& c : cuts_)
-      if (c.same_part && locals_[c.below].part == p) {
+      if (c.same_part && !c.shared && locals_[c.below].part == p) {
         copy_across(c.below, c.above);
         copy_across(c.above, c.below);
       }
@@ -816,7 +864,13 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   FieldLayout layout_;
   SlabPlan plan_;
   int parts_ = 1;
+  // Per part of this process: both levels of its grid when its slabs share one
+  // (share_part_fields), else empty. Declared before locals_, so it outlives the slabs'
+  // solvers, which hold pointers into it.
+  std::vector<DeviceBuffer<unsigned char>> part_fields_;
   std::vector<LocalSlab> locals_;
+  // Per local slab: the local slab below [0] / above [1] in the same part's grid (-1: none).
+  std::vector<std::array<int, 2>> shared_nb_;
   // Per local slab: the streams of its copies into the slab below [0] and above [1].
   std::vector<std::array<std::unique_ptr<CudaStream>, 2>> copy_streams_;
   bool queued_ = false;                                 // one_step's queued order

@@ -4,7 +4,8 @@
 // decomp_cases.hpp and every registered kernel that can run on a slab, with the slabs'
 // step graph (runs of steps replayed from one graph over the devices) and without it,
 // the halo planes copied by the copy engines and by kernels, and (on several devices)
-// the GPUs ordered in the graph by flags in device memory and by the graph's edges.
+// the GPUs ordered in the graph by flags in device memory and by the graph's edges, and
+// each GPU's slabs in one grid (their halos are each other's planes) or each in its own.
 // With two or more devices, the same on real peers.
 #include <gtest/gtest.h>
 
@@ -27,9 +28,9 @@ SolverFactory one_gpu(const std::string& kernel) {
 }
 
 SolverFactory slabs_on(std::vector<int> devices, const std::string& kernel, bool step_graph = true,
-                       bool copy_by_kernel = true, bool flag_sync = true) {
-  return [devices, kernel, step_graph, copy_by_kernel, flag_sync](Precision p, const Stencil& st, int nx, int ny,
-                                                                  int nz, double courant, double dt) {
+                       bool copy_by_kernel = true, bool flag_sync = true, bool share_part_fields = false) {
+  return [devices, kernel, step_graph, copy_by_kernel, flag_sync, share_part_fields](
+             Precision p, const Stencil& st, int nx, int ny, int nz, double courant, double dt) {
     DecompOptions o;
     o.slabs_per_process = (int)devices.size();
     o.devices = devices;
@@ -37,6 +38,7 @@ SolverFactory slabs_on(std::vector<int> devices, const std::string& kernel, bool
     o.step_graph = step_graph;
     o.copy_by_kernel = copy_by_kernel;
     o.flag_sync = flag_sync;
+    o.share_part_fields = share_part_fields;
     return make_decomposed_solver(o, p, st, nx, ny, nz, courant, dt);
   };
 }
@@ -82,6 +84,10 @@ TEST_P(DecomposedGpu, SlabsOnOneDeviceMatchOneGpuBitForBit) {
     expect_same(run_case(c, slabs_on({0, 0}, v->id, false)), ref);
     SCOPED_TRACE("slabs 3, halo copies by the copy engine");
     expect_same(run_case(c, slabs_on({0, 0, 0}, v->id, true, false)), ref);
+    SCOPED_TRACE("slabs 3, each part's slabs in one grid (no copies between them)");
+    expect_same(run_case(c, slabs_on({0, 0, 0}, v->id, true, true, true, true)), ref);
+    SCOPED_TRACE("slabs 2, one grid per part, step graph off");
+    expect_same(run_case(c, slabs_on({0, 0}, v->id, false, true, true, true)), ref);
   }
   if (!shard.active()) EXPECT_GT(kernels, 0) << "no kernel for " << c.stencil;
 }
@@ -101,6 +107,8 @@ TEST_P(DecomposedGpu, SlabsOnSeveralDevicesMatchOneGpu) {
   expect_same(run_case(c, slabs_on(devices, kernel, true, false)), ref);
   SCOPED_TRACE("the GPUs ordered by the graph's edges, not flags");
   expect_same(run_case(c, slabs_on(devices, kernel, true, true, false)), ref);
+  SCOPED_TRACE("each GPU's slabs in one grid (no copies between them)");
+  expect_same(run_case(c, slabs_on(devices, kernel, true, true, true, true)), ref);
 }
 
 // The comparisons above pass whether or not the graph replays (a capture that fails
@@ -112,12 +120,14 @@ TEST(DecomposedGpu, SlabsReplayTheirStepGraph) {
   CUDA_CHECK(cudaGetDeviceCount(&count));
   const DecompCase c = decomp_cases()[4];  // mixed walls, obstacles across the cuts, float
   ASSERT_EQ(c.name, "mixed_obstacle_7pt_float");
-  for (const char* kernel : {"zstream_cached", "zstream_fused_vec"}) {
-    SCOPED_TRACE(kernel);
+  for (const auto& [kernel, shared] : {std::pair{"zstream_cached", false}, std::pair{"zstream_fused_vec", false},
+                                       std::pair{"zstream_fused_vec", true}}) {
+    SCOPED_TRACE(std::string(kernel) + (shared ? ", one grid per GPU" : ""));
     std::vector<int> devices = {0, 0, 0};
     if (count >= 2) devices = {0, 1};
     const Stencil st = make_stencil(c.stencil);
-    auto s = slabs_on(devices, kernel)(c.precision, st, c.nx, c.ny, c.nz, 0.9 * st.courant_max, 1e-5);
+    auto s = slabs_on(devices, kernel, true, true, true, shared)(c.precision, st, c.nx, c.ny, c.nz, 0.9 * st.courant_max,
+                                                                1e-5);
     s->set_boundary(make_boundary_plan(s->layout(), c.walls, case_solids(c), 0.9 * st.courant_max));
     s->set_sources(case_sources(1e-5));
     s->set_receiver_taps(case_receivers());
@@ -128,6 +138,9 @@ TEST(DecomposedGpu, SlabsReplayTheirStepGraph) {
     EXPECT_TRUE(use.replayed) << use.note;
     EXPECT_EQ(use.note, "");
     EXPECT_NE(describe_decomposition(*s).find("step graphs"), std::string::npos) << describe_decomposition(*s);
+    // Each part's edge and inner slabs in one grid (no copies between them), when asked.
+    EXPECT_EQ(describe_decomposition(*s).find("each GPU's slabs in one grid") != std::string::npos, shared)
+        << describe_decomposition(*s);
     if (count >= 2)  // the two GPUs wait for each other's halos through flags
       EXPECT_NE(describe_decomposition(*s).find("ordered by flags"), std::string::npos) << describe_decomposition(*s);
     decomp_probe(*s)->set_step_graph(false);
