@@ -92,23 +92,47 @@ TEST_P(DecomposedGpu, SlabsOnOneDeviceMatchOneGpuBitForBit) {
   if (!shard.active()) EXPECT_GT(kernels, 0) << "no kernel for " << c.stencil;
 }
 
-TEST_P(DecomposedGpu, SlabsOnSeveralDevicesMatchOneGpu) {
-  WS_REQUIRE_GPU();
+// The several-device placement of a case, for each way the slabs' step can run, each its
+// own test so that a sanitizer's report names the way (gpu-scale graph initcheck).
+struct SeveralDevices {
+  std::vector<int> devices;
+  std::string kernel;
+  CaseResult ref;
+};
+
+bool several_devices(const DecompCase& c, SeveralDevices& out) {
   int count = 0;
   CUDA_CHECK(cudaGetDeviceCount(&count));
-  if (count < 2) GTEST_SKIP() << "one CUDA device: several-device placement needs two or more";
-  const DecompCase& c = GetParam();
-  const std::string kernel = slab_kernel(make_stencil(c.stencil), c.precision, "", true);
-  const CaseResult ref = run_case(c, one_gpu(kernel));
-  std::vector<int> devices;
-  for (int d = 0; d < count && d < 3; ++d) devices.push_back(d);
-  expect_same(run_case(c, slabs_on(devices, kernel)), ref);
-  SCOPED_TRACE("halo copies by the copy engines");
-  expect_same(run_case(c, slabs_on(devices, kernel, true, false)), ref);
-  SCOPED_TRACE("the GPUs ordered by the graph's edges, not flags");
-  expect_same(run_case(c, slabs_on(devices, kernel, true, true, false)), ref);
-  SCOPED_TRACE("each GPU's slabs in one grid (no copies between them)");
-  expect_same(run_case(c, slabs_on(devices, kernel, true, true, true, true)), ref);
+  if (count < 2) return false;
+  out.kernel = slab_kernel(make_stencil(c.stencil), c.precision, "", true);
+  out.ref = run_case(c, one_gpu(out.kernel));
+  for (int d = 0; d < count && d < 3; ++d) out.devices.push_back(d);
+  return true;
+}
+
+#define WS_SEVERAL_DEVICES(d)                                                                 \
+  WS_REQUIRE_GPU();                                                                           \
+  SeveralDevices d;                                                                           \
+  if (!several_devices(GetParam(), d)) GTEST_SKIP() << "one CUDA device: several-device placement needs two or more"
+
+TEST_P(DecomposedGpu, SlabsOnSeveralDevicesMatchOneGpu) {
+  WS_SEVERAL_DEVICES(d);
+  expect_same(run_case(GetParam(), slabs_on(d.devices, d.kernel)), d.ref);
+}
+
+TEST_P(DecomposedGpu, SlabsOnSeveralDevicesWithCopyEnginesMatchOneGpu) {
+  WS_SEVERAL_DEVICES(d);
+  expect_same(run_case(GetParam(), slabs_on(d.devices, d.kernel, true, false)), d.ref);
+}
+
+TEST_P(DecomposedGpu, SlabsOnSeveralDevicesOrderedByGraphEdgesMatchOneGpu) {
+  WS_SEVERAL_DEVICES(d);
+  expect_same(run_case(GetParam(), slabs_on(d.devices, d.kernel, true, true, false)), d.ref);
+}
+
+TEST_P(DecomposedGpu, SlabsOnSeveralDevicesInOneGridPerGpuMatchOneGpu) {
+  WS_SEVERAL_DEVICES(d);
+  expect_same(run_case(GetParam(), slabs_on(d.devices, d.kernel, true, true, true, true)), d.ref);
 }
 
 // The comparisons above pass whether or not the graph replays (a capture that fails
