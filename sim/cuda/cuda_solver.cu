@@ -44,6 +44,8 @@ class CudaSolver final : public CudaWaveSolver {
     check_grid_fits(nx, ny, nz, (size_t)layout_.total, sizeof(T));
     // Both fields in one allocation, so one L2 access-policy window can cover them
     // (kernels/persistent_l2.cu); total is a multiple of 32 elements, so b starts aligned.
+    // Lent fields (a slab in its GPU's grid) lie wherever the owner put them; that
+    // kernel then covers u^n alone.
     if (lent) {
       a_ = static_cast<T*>(lent->a);
       b_ = static_cast<T*>(lent->b);

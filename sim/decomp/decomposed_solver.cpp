@@ -93,8 +93,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
         ++part_slabs[p];
       }
     part_fields_.resize(per);
-    const FieldLayout no_layout;
-    std::vector<FieldLayout> part_layout(per, no_layout);
+    std::vector<FieldLayout> part_layout(per);
     for (int s = 0; s < plan_.size(); ++s) {
       const Slab& sl = plan_.slabs[s];
       if (sl.owner != rank) continue;
@@ -444,13 +443,12 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
     }
     if (!locals_.empty() && locals_.front().cuda) os << ", kernel " << locals_.front().cuda->kernel().id;
     if (graph_stream_ && graph_on_) os << ", step graphs over the GPUs";
-    bool shared = false;
-    for (const auto& f : part_fields_) shared = shared || f.get();
-    if (shared) os << ", each GPU's slabs in one grid";
+    const auto held = [](const auto& buffers) {
+      return std::any_of(buffers.begin(), buffers.end(), [](const auto& b) { return b.get() != nullptr; });
+    };
+    if (held(part_fields_)) os << ", each GPU's slabs in one grid";
     if (!kernel_copy_pairs_.empty()) os << ", halo copies by kernel";
-    bool flags = false;
-    for (const auto& f : flags_) flags = flags || f.get();
-    if (flags && graph_on_) os << ", GPUs ordered by flags";
+    if (held(flags_) && graph_on_) os << ", GPUs ordered by flags";
     return os.str();
   }
 
