@@ -43,13 +43,12 @@
 // (run 93), so radius 4, and any block whose tile exceeds kPrefetch cells per
 // thread, loads each plane directly between the barriers.
 #include <climits>
-#include <map>
-#include <mutex>
 #include <vector>
 
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/bigstencil_launch.hpp"
+#include "cuda/kernels/constant_tables.hpp"
 #include "cuda/kernels/exact_update.cuh"
 
 namespace ws {
@@ -180,17 +179,10 @@ __global__ void __launch_bounds__(kMaxThreads) compact_tiled_kernel(T* __restric
   }
 }
 
+// Uploads the tables of R on `stream` (under the lock of prepare_cube's tables).
 template <class T>
-void upload_cube(const StepArgs<T>& a, int R, cudaStream_t stream) {
-  static std::mutex mutex;
-  static std::map<int, uint64_t> uploaded;  // per device: the key of the tables it holds
-  static std::vector<T> cube;
-  const uint64_t k = big::stencil_upload_key(*a.stencil, a.lambda2, R, (int64_t)sizeof(T), 0);
-  std::lock_guard<std::mutex> lock(mutex);
-  int dev = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));  // each device has its own __constant__ memory
-  const auto held = uploaded.find(dev);
-  if (held != uploaded.end() && held->second == k) return;
+int upload_cube(const StepArgs<T>& a, int R, cudaStream_t stream) {
+  static std::vector<T> cube;  // kept between uploads
   const int D = 2 * R + 1;
   auto at = [&](int dz, int dy, int dx) { return ((size_t)dz * D + dy) * D + dx; };  // cube indices 0..2R
   std::vector<double> acc((size_t)D * D * D, 0.0);
@@ -209,7 +201,16 @@ void upload_cube(const StepArgs<T>& a, int R, cudaStream_t stream) {
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_cube_f, cube.data(), cube.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
   else
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_cube_d, cube.data(), cube.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
-  uploaded[dev] = k;
+  return 0;  // the kernel's loops know the table's size from R
+}
+
+// The device's tables for this launch (constant_tables.hpp: launches on other streams
+// of the device wait for the upload).
+template <class T>
+void prepare_cube(const StepArgs<T>& a, int R, cudaStream_t stream) {
+  static big::ConstantTables& tables = *new big::ConstantTables;  // outlives the exit's static destructors
+  const uint64_t key = big::stencil_upload_key(*a.stencil, a.lambda2, R, (int64_t)sizeof(T), 0);
+  tables.prepare(key, stream, [&](cudaStream_t s) { return upload_cube(a, R, s); });
 }
 
 template <class T, int R>
@@ -232,7 +233,7 @@ void launch_compact_tiled(const StepArgs<T>& a, const LaunchOptions& o, cudaStre
                                 s.name + "' (radius " + std::to_string(s.radius) + ")");
   const BlockShape b{o.block.x, o.block.y, 1};
   big::check_halo_and_block(a.layout, s.radius, b, name, kMaxThreads);
-  upload_cube(a, s.radius, stream);
+  prepare_cube(a, s.radius, stream);
   switch (s.radius) {
     case 1: launch_r<T, 1>(a, b, stream, name); break;
     case 2: launch_r<T, 2>(a, b, stream, name); break;

@@ -12,20 +12,17 @@
 // sorted by (dz, dy, dx) so that consecutive iterations walk forward through
 // memory (plane by plane, row by row), which helps the caches.
 //
-// The tables are uploaded only when the (stencil, lambda, layout) key changes,
-// with cudaMemcpyToSymbolAsync on the launch stream so the upload is ordered
-// after any earlier step that still reads the old tables. The tables are
-// per process: two solvers with different stencils stepping concurrently on
-// different streams would race for them (the app steps one model at a time).
+// The tables are uploaded only when the (stencil, lambda, layout) key changes, on
+// the launch stream, and launches on other streams of the device wait for that
+// upload (constant_tables.hpp).
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <tuple>
 #include <vector>
 
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/bigstencil_launch.hpp"
+#include "cuda/kernels/constant_tables.hpp"
 #include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/load.cuh"
 
@@ -70,33 +67,20 @@ __global__ void __launch_bounds__(1024) kernel_a(T* __restrict__ un, const T* __
 
 bool supports_general(const Stencil& s) { return s.size() >= 1 && s.size() <= kMaxPoints; }
 
-// Entries in the uploaded table of precision T (the stencil's points other than the centre).
+// Uploads the tables of the stencil's points other than the centre on `stream` and
+// returns their number, the K the kernel loops over.
 template <class T>
-int& table_size() {
-  static int n = 0;
-  return n;
-}
-
-template <class T>
-void upload_tables(const StepArgs<T>& a, cudaStream_t stream) {
-  static std::mutex mutex;
-  static std::map<int, uint64_t> uploaded;  // per device: the key of the tables it holds
-  static std::vector<int> off;
-  static std::vector<T> w;
+int upload_tables(const StepArgs<T>& a, cudaStream_t stream) {
   const Stencil& s = *a.stencil;
   const FieldLayout& L = a.layout;
-  const uint64_t k = big::stencil_upload_key(s, a.lambda2, L.pitch, L.plane, (int64_t)sizeof(T));
-  std::lock_guard<std::mutex> lock(mutex);
-  int dev = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));  // each device has its own __constant__ memory
-  const auto held = uploaded.find(dev);
-  if (held != uploaded.end() && held->second == k) return;
   std::vector<StencilPoint> pts;
   for (const auto& p : s.points)
     if (p.dx != 0 || p.dy != 0 || p.dz != 0) pts.push_back(p);  // the centre's difference is 0
   std::sort(pts.begin(), pts.end(), [](const StencilPoint& x, const StencilPoint& y) {
     return std::tie(x.dz, x.dy, x.dx) < std::tie(y.dz, y.dy, y.dx);
   });
+  static std::vector<int> off;  // kept between uploads (called under the tables' lock)
+  static std::vector<T> w;
   off.clear();
   w.clear();
   for (const auto& pt : pts) {
@@ -117,8 +101,15 @@ void upload_tables(const StepArgs<T>& a, cudaStream_t stream) {
       CUDA_CHECK(cudaMemcpyToSymbolAsync(c_w_d, w.data(), w.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
     }
   }
-  table_size<T>() = (int)off.size();
-  uploaded[dev] = k;
+  return (int)off.size();
+}
+
+// The tables of precision T on each device, and the number of entries they hold.
+template <class T>
+int prepare_tables(const StepArgs<T>& a, cudaStream_t stream) {
+  static big::ConstantTables& tables = *new big::ConstantTables;  // outlives the exit's static destructors
+  const uint64_t key = big::stencil_upload_key(*a.stencil, a.lambda2, a.layout.pitch, a.layout.plane, (int64_t)sizeof(T));
+  return tables.prepare(key, stream, [&](cudaStream_t s) { return upload_tables(a, s); });
 }
 
 template <class T>
@@ -128,14 +119,14 @@ void launch_kernel_a(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t 
     throw std::invalid_argument("KernelA runs stencils of 1.." + std::to_string(kMaxPoints) + " points, not '" + s.name +
                                 "' with " + std::to_string(s.size()));
   big::check_halo_and_block(a.layout, s.radius, o.block, "KernelA", 1024);
-  upload_tables(a, stream);
+  const int K = prepare_tables(a, stream);
   const dim3 block(o.block.x, o.block.y, o.block.z);
   const dim3 grid = big::grid3(big::cdiv(a.layout.nx, o.block.x), big::cdiv(a.layout.ny, o.block.y),
                                big::cdiv(a.layout.nz, o.block.z), "KernelA");
   if (o.readonly_cache)
-    kernel_a<T, true><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, a.layout, table_size<T>());
+    kernel_a<T, true><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, a.layout, K);
   else
-    kernel_a<T, false><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, a.layout, table_size<T>());
+    kernel_a<T, false><<<grid, block, 0, stream>>>(a.u_next, a.u_cur, a.layout, K);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -34,8 +34,6 @@
 // unrolling every weight is a constant-bank operand. They are uploaded, on the
 // launch stream, only when the (stencil, lambda, R, precision) key changes.
 #include <cmath>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,6 +41,7 @@
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/bigstencil_launch.hpp"
+#include "cuda/kernels/constant_tables.hpp"
 #include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
 #include "cuda/kernels/z_chunk_plan.hpp"
@@ -195,17 +194,10 @@ __global__ void __launch_bounds__(zs::kMaxThreads, MINB) zsweep_box_kernel(T* __
   __pipeline_wait_prior(0);
 }
 
+// Uploads the tables of R on `stream` (under the lock of prepare_classes's tables).
 template <class T>
-void upload_classes(const StepArgs<T>& a, int R, cudaStream_t stream) {
-  static std::mutex mutex;
-  static std::map<int, uint64_t> uploaded;  // per device: the key of the tables it holds
-  static std::vector<T> table;
-  const uint64_t k = big::stencil_upload_key(*a.stencil, a.lambda2, R, (int64_t)sizeof(T), 1);
-  std::lock_guard<std::mutex> lock(mutex);
-  int dev = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));  // each device has its own __constant__ memory
-  const auto held = uploaded.find(dev);
-  if (held != uploaded.end() && held->second == k) return;
+int upload_classes(const StepArgs<T>& a, int R, cudaStream_t stream) {
+  static std::vector<T> table;  // kept between uploads
   const int D = 2 * R + 1;
   const std::vector<double> cube = dense_cube(*a.stencil, R);
   table.assign((size_t)(R + 1) * (R + 1) * (R + 1), T(0));
@@ -227,7 +219,16 @@ void upload_classes(const StepArgs<T>& a, int R, cudaStream_t stream) {
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_sym_f, table.data(), table.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
   else
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_sym_d, table.data(), table.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
-  uploaded[dev] = k;
+  return 0;  // the kernel's loops know the table's size from R
+}
+
+// The device's tables for this launch (constant_tables.hpp: launches on other streams
+// of the device wait for the upload).
+template <class T>
+void prepare_classes(const StepArgs<T>& a, int R, cudaStream_t stream) {
+  static big::ConstantTables& tables = *new big::ConstantTables;  // outlives the exit's static destructors
+  const uint64_t key = big::stencil_upload_key(*a.stencil, a.lambda2, R, (int64_t)sizeof(T), 1);
+  tables.prepare(key, stream, [&](cudaStream_t s) { return upload_classes(a, R, s); });
 }
 
 template <class T, int R, int NY, bool AXIS, bool SHIFT_TILE, int MINB, bool TWO_BLOCKS>
@@ -305,7 +306,7 @@ void launch_zsweep_box(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_
                                 std::to_string(s.radius) + ")");
   const BlockShape b{o.block.x, o.block.y, 1};
   big::check_halo_and_block(a.layout, s.radius, b, name, zs::kMaxThreads);
-  upload_classes(a, s.radius, stream);
+  prepare_classes(a, s.radius, stream);
   switch (s.radius) {
     case 1: launch_radius<T, 1>(a, b, stream, name); break;
     case 2: launch_radius<T, 2>(a, b, stream, name); break;
