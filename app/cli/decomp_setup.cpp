@@ -36,8 +36,8 @@ void add_slab_step_options(CLI::App& c, SlabStepArgs& a) {
                "memory (the default); edges: through the graph's own dependencies between devices")
       ->check(CLI::IsMember({"flags", "edges"}));
   c.add_option("--slab-fields", a.slab_fields,
-               "own: each slab its own fields, the halos between a GPU's slabs copied (the default); shared: each "
-               "GPU's slabs in one grid, their halos each other's planes (no copies; one process only)")
+               "shared: each GPU's slabs in one grid, their halos each other's planes, nothing copied between them "
+               "(the default; one process only); own: each slab its own fields, the halos between a GPU's slabs copied")
       ->check(CLI::IsMember({"own", "shared"}));
 }
 

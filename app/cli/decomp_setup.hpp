@@ -18,7 +18,7 @@ struct SlabStepArgs {
   std::string slab_graph = "on";    // DecompOptions::step_graph
   std::string halo_copy = "kernel"; // DecompOptions::copy_by_kernel ("engine": false)
   std::string slab_sync = "flags";  // DecompOptions::flag_sync ("edges": false)
-  std::string slab_fields = "own";  // DecompOptions::share_part_fields ("shared": true)
+  std::string slab_fields = "shared";  // DecompOptions::share_part_fields ("shared": true)
   void apply(DecompOptions& d) const;
 };
 void add_slab_step_options(CLI::App& c, SlabStepArgs& a);

@@ -52,10 +52,8 @@ struct DecompOptions {
   bool flag_sync = true;
   // With every slab on a device and no MPI peer: the slabs of one GPU (its edge slabs and
   // the inner one) in one grid, so their halos are each other's planes and need no copy
-  // (false: each slab its own fields, and copies between them, as across GPUs). Off by
-  // default until compute-sanitizer's initcheck report on it is explained
-  // (docs/benchmarks.md, "Four H100s: a copy stream per side, one grid per GPU").
-  bool share_part_fields = false;
+  // (false: each slab its own fields, and copies between them, as across GPUs).
+  bool share_part_fields = true;
 };
 
 // Throws std::invalid_argument (naming the values) when the grid is too thin for the
