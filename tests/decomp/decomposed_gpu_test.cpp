@@ -135,6 +135,42 @@ TEST_P(DecomposedGpu, SlabsOnSeveralDevicesWithOwnFieldsMatchOneGpu) {
   expect_same(run_case(GetParam(), slabs_on(d.devices, d.kernel, true, true, true, false)), d.ref);
 }
 
+// A state written into slabs on several GPUs (halos included; in one grid per GPU the
+// halos are the neighbours' planes, written twice with the same values) continues exactly
+// as in one grid, with each GPU's slabs in one grid and with each slab's own fields.
+TEST(DecomposedGpu, SlabsOnSeveralDevicesWriteStateThenAdvanceMatchOneGpu) {
+  WS_REQUIRE_GPU();
+  int count = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&count));
+  if (count < 2) GTEST_SKIP() << "one CUDA device: several-device placement needs two or more";
+  const DecompCase c = decomp_cases()[4];  // mixed walls, obstacles across the cuts, float
+  const Stencil st = make_stencil(c.stencil);
+  const double courant = 0.9 * st.courant_max;
+  const std::string kernel = slab_kernel(st, c.precision, "", true);
+  const CaseResult mid = run_case(c, one_gpu(kernel));
+  std::vector<int> devices;
+  for (int d = 0; d < count && d < 3; ++d) devices.push_back(d);
+  for (bool shared : {true, false}) {
+    SCOPED_TRACE(shared ? "one grid per GPU" : "each slab its own fields");
+    // Each solver made and run in turn: a one-GPU solver's calls go to the current device,
+    // which making the slabs moves.
+    auto run = [&](const SolverFactory& make, std::vector<double>& u, std::vector<double>& p) {
+      auto s = make(c.precision, st, c.nx, c.ny, c.nz, courant, 1e-5);
+      s->set_boundary(make_boundary_plan(s->layout(), c.walls, case_solids(c), courant));
+      s->write_state(mid.u_cur, mid.u_prev, mid.step);
+      s->advance(9);
+      s->read_state(u, p);
+      return s->step();
+    };
+    std::vector<double> a, b, pa, pb;
+    EXPECT_EQ(run(one_gpu(kernel), a, pa), mid.step + 9);
+    EXPECT_EQ(run(slabs_on(devices, kernel, true, true, true, shared), b, pb), mid.step + 9);
+    EXPECT_GT(peak_of(mid), 0.0);
+    EXPECT_TRUE(a == b) << "u^n differs";
+    EXPECT_TRUE(pa == pb) << "u^{n-1} differs";
+  }
+}
+
 // The comparisons above pass whether or not the graph replays (a capture that fails
 // falls back to queued steps): here it must replay, for a kernel of each path (stream
 // launches per step, and a whole-step kernel with walls, sources and receivers inside).
