@@ -179,7 +179,8 @@ __global__ void __launch_bounds__(kMaxThreads) compact_tiled_kernel(T* __restric
   }
 }
 
-// Uploads the tables of R on `stream` (under the lock of prepare_cube's tables).
+// Uploads the weight cube of radius R on `stream` (called under the tables' lock,
+// constant_tables.hpp).
 template <class T>
 int upload_cube(const StepArgs<T>& a, int R, cudaStream_t stream) {
   static std::vector<T> cube;  // kept between uploads
@@ -204,15 +205,6 @@ int upload_cube(const StepArgs<T>& a, int R, cudaStream_t stream) {
   return 0;  // the kernel's loops know the table's size from R
 }
 
-// The device's tables for this launch (constant_tables.hpp: launches on other streams
-// of the device wait for the upload).
-template <class T>
-void prepare_cube(const StepArgs<T>& a, int R, cudaStream_t stream) {
-  static big::ConstantTables& tables = *new big::ConstantTables;  // outlives the exit's static destructors
-  const uint64_t key = big::stencil_upload_key(*a.stencil, a.lambda2, R, (int64_t)sizeof(T), 0);
-  tables.prepare(key, stream, [&](cudaStream_t s) { return upload_cube(a, R, s); });
-}
-
 template <class T, int R>
 void launch_r(const StepArgs<T>& a, const BlockShape& b, cudaStream_t stream, const char* name) {
   const FieldLayout& L = a.layout;
@@ -233,7 +225,9 @@ void launch_compact_tiled(const StepArgs<T>& a, const LaunchOptions& o, cudaStre
                                 s.name + "' (radius " + std::to_string(s.radius) + ")");
   const BlockShape b{o.block.x, o.block.y, 1};
   big::check_halo_and_block(a.layout, s.radius, b, name, kMaxThreads);
-  prepare_cube(a, s.radius, stream);
+  // The device's tables for this launch (launches on other streams wait for the upload).
+  big::prepare_constant_tables(big::stencil_upload_key(s, a.lambda2, s.radius, (int64_t)sizeof(T), 0), stream,
+                               [&](cudaStream_t on) { return upload_cube(a, s.radius, on); });
   switch (s.radius) {
     case 1: launch_r<T, 1>(a, b, stream, name); break;
     case 2: launch_r<T, 2>(a, b, stream, name); break;

@@ -73,4 +73,14 @@ class ConstantTables {
   std::map<int, Held> held_;  // per device
 };
 
+// ConstantTables::prepare on a set of tables of its own for each call site: the static
+// belongs to the instantiation, and the type of each call site's lambda (in each
+// precision's instantiation of the caller) is its own. Never destroyed, so no launch
+// races the exit's static destructors.
+template <class Upload>
+int prepare_constant_tables(uint64_t key, cudaStream_t stream, Upload&& upload) {
+  static ConstantTables& tables = *new ConstantTables;
+  return tables.prepare(key, stream, std::forward<Upload>(upload));
+}
+
 }  // namespace ws::big

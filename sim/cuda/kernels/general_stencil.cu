@@ -68,7 +68,8 @@ __global__ void __launch_bounds__(1024) kernel_a(T* __restrict__ un, const T* __
 bool supports_general(const Stencil& s) { return s.size() >= 1 && s.size() <= kMaxPoints; }
 
 // Uploads the tables of the stencil's points other than the centre on `stream` and
-// returns their number, the K the kernel loops over.
+// returns their number, the K the kernel loops over (called under the tables' lock,
+// constant_tables.hpp).
 template <class T>
 int upload_tables(const StepArgs<T>& a, cudaStream_t stream) {
   const Stencil& s = *a.stencil;
@@ -104,14 +105,6 @@ int upload_tables(const StepArgs<T>& a, cudaStream_t stream) {
   return (int)off.size();
 }
 
-// The tables of precision T on each device, and the number of entries they hold.
-template <class T>
-int prepare_tables(const StepArgs<T>& a, cudaStream_t stream) {
-  static big::ConstantTables& tables = *new big::ConstantTables;  // outlives the exit's static destructors
-  const uint64_t key = big::stencil_upload_key(*a.stencil, a.lambda2, a.layout.pitch, a.layout.plane, (int64_t)sizeof(T));
-  return tables.prepare(key, stream, [&](cudaStream_t s) { return upload_tables(a, s); });
-}
-
 template <class T>
 void launch_kernel_a(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
   const Stencil& s = *a.stencil;
@@ -119,7 +112,11 @@ void launch_kernel_a(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_t 
     throw std::invalid_argument("KernelA runs stencils of 1.." + std::to_string(kMaxPoints) + " points, not '" + s.name +
                                 "' with " + std::to_string(s.size()));
   big::check_halo_and_block(a.layout, s.radius, o.block, "KernelA", 1024);
-  const int K = prepare_tables(a, stream);
+  // The device's tables for this launch and their entry count (launches on other streams
+  // wait for the upload).
+  const int K = big::prepare_constant_tables(
+      big::stencil_upload_key(s, a.lambda2, a.layout.pitch, a.layout.plane, (int64_t)sizeof(T)), stream,
+      [&](cudaStream_t on) { return upload_tables(a, on); });
   const dim3 block(o.block.x, o.block.y, o.block.z);
   const dim3 grid = big::grid3(big::cdiv(a.layout.nx, o.block.x), big::cdiv(a.layout.ny, o.block.y),
                                big::cdiv(a.layout.nz, o.block.z), "KernelA");

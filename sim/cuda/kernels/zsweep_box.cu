@@ -194,7 +194,8 @@ __global__ void __launch_bounds__(zs::kMaxThreads, MINB) zsweep_box_kernel(T* __
   __pipeline_wait_prior(0);
 }
 
-// Uploads the tables of R on `stream` (under the lock of prepare_classes's tables).
+// Uploads the weight classes of radius R on `stream` (called under the tables' lock,
+// constant_tables.hpp).
 template <class T>
 int upload_classes(const StepArgs<T>& a, int R, cudaStream_t stream) {
   static std::vector<T> table;  // kept between uploads
@@ -220,15 +221,6 @@ int upload_classes(const StepArgs<T>& a, int R, cudaStream_t stream) {
   else
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_sym_d, table.data(), table.size() * sizeof(T), 0, cudaMemcpyHostToDevice, stream));
   return 0;  // the kernel's loops know the table's size from R
-}
-
-// The device's tables for this launch (constant_tables.hpp: launches on other streams
-// of the device wait for the upload).
-template <class T>
-void prepare_classes(const StepArgs<T>& a, int R, cudaStream_t stream) {
-  static big::ConstantTables& tables = *new big::ConstantTables;  // outlives the exit's static destructors
-  const uint64_t key = big::stencil_upload_key(*a.stencil, a.lambda2, R, (int64_t)sizeof(T), 1);
-  tables.prepare(key, stream, [&](cudaStream_t s) { return upload_classes(a, R, s); });
 }
 
 template <class T, int R, int NY, bool AXIS, bool SHIFT_TILE, int MINB, bool TWO_BLOCKS>
@@ -306,7 +298,9 @@ void launch_zsweep_box(const StepArgs<T>& a, const LaunchOptions& o, cudaStream_
                                 std::to_string(s.radius) + ")");
   const BlockShape b{o.block.x, o.block.y, 1};
   big::check_halo_and_block(a.layout, s.radius, b, name, zs::kMaxThreads);
-  prepare_classes(a, s.radius, stream);
+  // The device's tables for this launch (launches on other streams wait for the upload).
+  big::prepare_constant_tables(big::stencil_upload_key(s, a.lambda2, s.radius, (int64_t)sizeof(T), 1), stream,
+                               [&](cudaStream_t on) { return upload_classes(a, s.radius, on); });
   switch (s.radius) {
     case 1: launch_radius<T, 1>(a, b, stream, name); break;
     case 2: launch_radius<T, 2>(a, b, stream, name); break;
