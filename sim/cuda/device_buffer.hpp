@@ -136,4 +136,25 @@ class CudaEvent {
   cudaEvent_t e_ = nullptr;
 };
 
+// Puts the calling thread's current device back at scope exit (when `active`): code that
+// selects the devices of its parts in turn (the decomposed solver) leaves its caller on
+// the device it found, so that the caller's next allocation or launch goes where it meant.
+class CurrentDeviceScope {
+ public:
+  explicit CurrentDeviceScope(bool active) {
+    if (active && cudaGetDevice(&device_) != cudaSuccess) {
+      (void)cudaGetLastError();
+      device_ = -1;
+    }
+  }
+  ~CurrentDeviceScope() {
+    if (device_ >= 0) (void)cudaSetDevice(device_);
+  }
+  CurrentDeviceScope(const CurrentDeviceScope&) = delete;
+  CurrentDeviceScope& operator=(const CurrentDeviceScope&) = delete;
+
+ private:
+  int device_ = -1;
+};
+
 }  // namespace ws

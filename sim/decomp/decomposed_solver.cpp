@@ -53,6 +53,10 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   DecomposedSolver(const DecompOptions& o, Precision precision, const Stencil& st, int nx, int ny, int nz,
                    double courant, double dt)
       : stencil_(st), precision_(precision), courant_(courant), dt_(dt), comm_(o.comm) {
+    // Every public call leaves the caller on the device it found (on() moves it from slab
+    // to slab).
+    on_devices_ = !o.devices.empty();
+    const CurrentDeviceScope keep(on_devices_);
     const int ranks = comm_ ? comm_->size() : 1, rank = comm_ ? comm_->rank() : 0;
     const int per = o.slabs_per_process;
     if (per < 1)
@@ -239,6 +243,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   long long step() const override { return locals_.front().solver->step(); }
 
   void advance(int steps) override {
+    const CurrentDeviceScope keep(on_devices_);
     const auto t0 = std::chrono::steady_clock::now();
     replayed_ = false;
     for (int left = steps; left > 0;) {
@@ -257,15 +262,18 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   }
 
   void reset() override {
+    const CurrentDeviceScope keep(on_devices_);
     for (auto& l : locals_) on(l).solver->reset();
     steps_since_take_ = 0;
   }
 
   void read_state(std::vector<double>& uc, std::vector<double>& up) override {
+    const CurrentDeviceScope keep(on_devices_);
     gather_state(uc, &up);
   }
 
   void write_state(const std::vector<double>& uc, const std::vector<double>& up, long long step) override {
+    const CurrentDeviceScope keep(on_devices_);
     if ((int64_t)uc.size() != layout_.total || (int64_t)up.size() != layout_.total)
       throw std::invalid_argument("write_state: arrays must have layout().total elements");
     for (auto& l : locals_) {
@@ -281,14 +289,17 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   }
 
   void set_boundary(const BoundaryPlan& p) override {
+    const CurrentDeviceScope keep(on_devices_);
     drop_graphs();  // the graphs hold the slabs' tables of the old set-up
     for (auto& l : locals_) on(l).solver->set_boundary(slab_boundary(p, layout_, plan_, l.s));
   }
   void set_sources(const std::vector<SourceNode>& src) override {
+    const CurrentDeviceScope keep(on_devices_);
     drop_graphs();
     for (auto& l : locals_) on(l).solver->set_sources(slab_sources(src, plan_, l.s));
   }
   void set_receiver_taps(const std::vector<ReceiverTaps>& r) override {
+    const CurrentDeviceScope keep(on_devices_);
     drop_graphs();
     for (auto& l : locals_) on(l).solver->take_receiver_samples();  // samples of the old receivers are dropped
     routing_ = route_receivers(r, plan_);
@@ -297,6 +308,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   }
 
   std::vector<std::vector<double>> take_receiver_samples() override {
+    const CurrentDeviceScope keep(on_devices_);
     std::vector<std::vector<std::vector<double>>> per_slab(plan_.size());
     for (auto& l : locals_) per_slab[l.s] = on(l).solver->take_receiver_samples();
     const long long n = steps_since_take_;
@@ -328,6 +340,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   }
 
   FieldStats field_stats() override {
+    const CurrentDeviceScope keep(on_devices_);
     double sum = 0.0, peak = 0.0;
     bool finite = true;
     for (auto& l : locals_) {
@@ -348,6 +361,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
 
   // The whole grid gathered into host memory (every rank takes part under MPI).
   FieldView current_field() const override {
+    const CurrentDeviceScope keep(on_devices_);
     auto* self = const_cast<DecomposedSolver*>(this);
     std::vector<double> uc;
     self->gather_state(uc, nullptr);
@@ -362,6 +376,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   // The display's slices: each slab's share of them, gathered (every rank takes part
   // under MPI) into the view's array, whose other points keep older values.
   FieldView slice_field(int i, int j, int k) const override {
+    const CurrentDeviceScope keep(on_devices_);
     auto* self = const_cast<DecomposedSolver*>(this);
     const SliceAt at = clamp_slice(layout_, SliceAt{i, j, k});
     std::vector<double> mine;
@@ -397,6 +412,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   }
 
   double time_exchange_s(int rounds) override {
+    const CurrentDeviceScope keep(on_devices_);
     const auto t0 = std::chrono::steady_clock::now();
     for (int r = 0; r < rounds; ++r) exchange();
     double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / std::max(rounds, 1);
@@ -415,6 +431,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   }
   void set_exchange(bool on) override { exchange_ = on; }
   void set_step_graph(bool on) override {
+    const CurrentDeviceScope keep(on_devices_);
     graph_on_ = on;
     if (!on) drop_graphs();
   }
@@ -892,6 +909,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   std::vector<std::array<std::unique_ptr<CudaEvent>, 3>> joins_;  // per local slab: update, copies down, up
   // Per exchange on/off (set_exchange), grid parity and level.
   std::array<std::array<std::array<StepGraph, kGraphLevels>, 2>, 2> graphs_;
+  bool on_devices_ = false;  // the slabs are on GPUs (CurrentDeviceScope in every public call)
   bool graph_on_ = true;    // DecompOptions::step_graph, set_step_graph
   std::string graph_note_;  // why the graph is not used ("" while it may be)
   int capture_k_ = -1;      // step of the run being captured (-1: not capturing)

@@ -171,6 +171,55 @@ TEST(DecomposedGpu, SlabsOnSeveralDevicesWriteStateThenAdvanceMatchOneGpu) {
   }
 }
 
+// The slabs' solver selects each slab's device in turn; every call leaves the caller on
+// the device it found, so that a solver or buffer the caller makes next lands there.
+TEST(DecomposedGpu, SlabsOnSeveralDevicesLeaveTheCallerOnItsDevice) {
+  WS_REQUIRE_GPU();
+  int count = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&count));
+  if (count < 2) GTEST_SKIP() << "one CUDA device: several-device placement needs two or more";
+  const DecompCase c = decomp_cases()[4];
+  const Stencil st = make_stencil(c.stencil);
+  const double courant = 0.9 * st.courant_max;
+  std::vector<int> devices;
+  for (int d = 0; d < count && d < 3; ++d) devices.push_back(d);
+  CUDA_CHECK(cudaSetDevice(0));  // the last slab's device is another
+  auto here = [](const char* after) {
+    int d = -1;
+    CUDA_CHECK(cudaGetDevice(&d));
+    EXPECT_EQ(d, 0) << "after " << after;
+  };
+  auto s = slabs_on(devices, slab_kernel(st, c.precision, "", true))(c.precision, st, c.nx, c.ny, c.nz, courant, 1e-5);
+  here("construction");
+  s->set_boundary(make_boundary_plan(s->layout(), c.walls, case_solids(c), courant));
+  here("set_boundary");
+  s->set_sources(case_sources(1e-5));
+  here("set_sources");
+  s->set_receiver_taps(case_receivers());
+  here("set_receiver_taps");
+  s->advance(7);
+  here("advance");
+  EXPECT_EQ(s->take_receiver_samples().front().size(), 7u);
+  here("take_receiver_samples");
+  std::vector<double> uc, up;
+  s->read_state(uc, up);
+  here("read_state");
+  (void)s->field_stats();
+  here("field_stats");
+  (void)s->current_field();
+  here("current_field");
+  (void)s->slice_field(3, 4, 12);
+  here("slice_field");
+  EXPECT_GT(decomp_probe(*s)->time_exchange_s(2), 0.0);
+  here("time_exchange_s");
+  decomp_probe(*s)->set_step_graph(false);
+  here("set_step_graph");
+  s->reset();
+  here("reset");
+  s->write_state(uc, up, 7);
+  here("write_state");
+}
+
 // The comparisons above pass whether or not the graph replays (a capture that fails
 // falls back to queued steps): here it must replay, for a kernel of each path (stream
 // launches per step, and a whole-step kernel with walls, sources and receivers inside).
