@@ -42,6 +42,19 @@ void for_each_face_node(const FieldLayout& L, F f) {
     }
 }
 
+// Whether solid node q (at p) is enclosed: its six neighbours are solid nodes of the grid,
+// and neither it nor any of them is a source (column_events.hpp says why such a node needs
+// no event).
+bool enclosed_solid(const FieldLayout& L, const FieldLayout::Point& p, int64_t q,
+                    const std::unordered_set<int64_t>& solids, const std::unordered_set<int64_t>& sources) {
+  if (p.i == 0 || p.j == 0 || p.k == 0 || p.i == L.nx - 1 || p.j == L.ny - 1 || p.k == L.nz - 1) return false;
+  if (sources.count(q)) return false;
+  const int64_t nb[6] = {q - 1, q + 1, q - L.pitch, q + L.pitch, q - L.plane, q + L.plane};
+  for (int64_t n : nb)
+    if (!solids.count(n) || sources.count(n)) return false;
+  return true;
+}
+
 }  // namespace
 
 ColumnEvents make_column_events(const FieldLayout& L, const std::vector<int64_t>& bnd,
@@ -77,13 +90,17 @@ ColumnEvents make_column_events(const FieldLayout& L, const std::vector<int64_t>
   };
   for (size_t r = 0; r < bnd.size(); ++r)
     if (cls[r] == 0 || bnd_coeffs[r] != usual[(size_t)cls[r]]) add(L.point(bnd[r]), 0, (int)r, (int)r);
-  for (size_t r = 0; r < solid.size(); ++r) add(interior_point(L, solid[r]), 0, (int)(bnd.size() + r), kEventSolid);
-  // Face nodes of a class with boundary coefficients that are neither boundary nodes nor solids.
   const std::unordered_set<int64_t> listed(bnd.begin(), bnd.end());
   std::unordered_set<int64_t> solids(solid.begin(), solid.end());
   for (int64_t q : solid)
     if (listed.count(q))
       throw std::invalid_argument("node " + std::to_string(q) + " is listed both as a boundary node and as a solid");
+  const std::unordered_set<int64_t> sources(src.begin(), src.end());
+  for (size_t r = 0; r < solid.size(); ++r) {
+    const FieldLayout::Point p = interior_point(L, solid[r]);
+    if (!enclosed_solid(L, p, solid[r], solids, sources)) add(p, 0, (int)(bnd.size() + r), kEventSolid);
+  }
+  // Face nodes of a class with boundary coefficients that are neither boundary nodes nor solids.
   for_each_face_node(L, [&](int i, int j, int k) {
     if (out.class_bnd[(size_t)face_class(L, i, j, k)] < 0) return;
     const int64_t q = L.index(i, j, k);

@@ -174,15 +174,26 @@ class CudaSolver final : public CudaWaveSolver {
   void advance_queued(int steps) override {
     if (steps <= 0) return;
     long long launches = 0;
+    int left = steps;
+    if (solids_unsettled()) {  // the column events hold no enclosed solids yet (column_events.hpp)
+      const int n = std::min(left, solid_settle_steps_);
+      launches += advance_unfused(n);
+      left -= n;
+    }
+    // Every path but the column events' zeroes every solid node at every step.
+    const int zeroing = multi_path() && variant_->multi_uses_column_events ? steps - left : steps;
+    solid_settle_steps_ = std::max(0, solid_settle_steps_ - zeroing);
     last_advance_graph_ = !multi_path() && graph_on_ && graph_allowed();
-    if (multi_path()) launches = advance_multi(steps);
-    else if (last_advance_graph_) launches = advance_graphs(steps);
-    else launches = advance_unfused(steps);
+    if (left > 0) {
+      if (multi_path()) launches += advance_multi(left);
+      else if (last_advance_graph_) launches += advance_graphs(left);
+      else launches += advance_unfused(left);
+    }
     host_launches_per_step_ = (double)launches / steps;
   }
 
   int replayable_steps(int wanted) const override {
-    if (!graph_on_) return 0;
+    if (!graph_on_ || solids_unsettled()) return 0;
     if (multi_path() ? !(tiled_ && variant_->multi_replayable && graph_note_.empty()) : !(graph_warm_ && graph_allowed()))
       return 0;
     int n = std::min(wanted, kChunk);
@@ -254,6 +265,7 @@ class CudaSolver final : public CudaWaveSolver {
     CUDA_CHECK(cudaMemcpyAsync(prev(), h.data(), layout_.bytes(sizeof(T)), cudaMemcpyHostToDevice, stream_.get()));
     CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     step_ = step;
+    solid_settle_steps_ = kSolidSettleSteps;
   }
 
   void set_boundary(const BoundaryPlan& p) override {
@@ -264,6 +276,7 @@ class CudaSolver final : public CudaWaveSolver {
     using W = KernelVariant::MultiWalls;
     plan_walls_ = box_wall_faces(p, layout_) >= 0 ? W::WholeFaces : plan_on_box_faces(p, layout_) ? W::BoxFaces : W::All;
     tiled_.reset();
+    solid_settle_steps_ = kSolidSettleSteps;  // the new solids may hold the field's values
   }
 
   void set_sources(const std::vector<SourceNode>& s) override {
@@ -366,6 +379,15 @@ class CudaSolver final : public CudaWaveSolver {
       if (nrec_ > 0 && ++slot_ == kChunk) drain_receivers();
     }
     return (long long)steps * per_step;
+  }
+
+  // Whether the next steps must take the per-step path because the column events leave the
+  // enclosed solid nodes out, and those do not yet hold zero in both fields: the per-step
+  // path zeroes every solid node, so after kSolidSettleSteps of its steps u^{n+1} and u^n
+  // are zero at every solid node, and the interior update keeps the enclosed ones there.
+  static constexpr int kSolidSettleSteps = 2;
+  bool solids_unsettled() const {
+    return solid_settle_steps_ > 0 && !plan_host_.solid.empty() && multi_path() && variant_->multi_uses_column_events;
   }
 
   // Whether advance() runs the kernel's multi-step launch: a kernel runs the scenes its
@@ -653,6 +675,7 @@ class CudaSolver final : public CudaWaveSolver {
   double graph_kernels_per_step_ = -1.0;
   double host_launches_per_step_ = 0.0;
   bool graph_warm_ = false;  // a step of the current configuration has run on the stream
+  int solid_settle_steps_ = 0;  // solids_unsettled(): the per-step path's steps still needed
 };
 
 }  // namespace

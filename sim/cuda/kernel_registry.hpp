@@ -117,6 +117,10 @@ struct KernelVariant {
   // sources: zstream_fused*): the solver then keeps the step data it built for another
   // block, which for a large room takes a noticeable part of a second to build.
   bool multi_uses_tiles = true;
+  // Whether the multi-step launch finishes solid nodes through the column events, which
+  // leave the enclosed ones out (column_events.hpp): the solver then takes the per-step
+  // path for the first two steps after the fields or the walls were set from outside.
+  bool multi_uses_column_events = false;
   // Whether `--kernel auto` may pick it. False for a kernel whose results have not yet
   // been checked on a GPU against the CPU reference (docs/gpu-runs.md lists the runs):
   // it stays available by name, for the benchmarks and the GPU tests.

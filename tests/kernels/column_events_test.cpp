@@ -2,6 +2,7 @@
 // (sim/cuda/column_events.hpp).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -141,6 +142,36 @@ TEST(ColumnEvents, CursorsFindEachColumnsFirstEventAtEveryPlane) {
   }
   EXPECT_EQ(ev.cursor_columns, rows);
   EXPECT_EQ(ev.first_at.size(), (size_t)rows * (size_t)L.nz);
+}
+
+// Enclosed solids (six solid neighbours, no source at the node or next to it) have no
+// event; every other solid node has one. A 5^3 block of solids in a 10^3 box, one source
+// at its centre and the block touching the -z face: of its 27 inner nodes the centre and
+// its six neighbours keep their events, and the layer on the face is all events.
+TEST(ColumnEvents, SolidsEnclosedBySolidsHaveNoEvents) {
+  const FieldLayout L = make_layout(10, 10, 10, 1, 4);
+  std::vector<int64_t> solid;
+  std::set<int64_t> enclosed;
+  for (int k = 0; k < 5; ++k)
+    for (int j = 2; j < 7; ++j)
+      for (int i = 2; i < 7; ++i) {
+        solid.push_back(L.index(i, j, k));
+        const bool inner = i > 2 && i < 6 && j > 2 && j < 6 && k > 0 && k < 4;
+        const int from_source = std::abs(i - 4) + std::abs(j - 4) + std::abs(k - 2);
+        if (inner && from_source > 1) enclosed.insert(L.index(i, j, k));
+      }
+  ASSERT_EQ(enclosed.size(), 27u - 7u);
+  const std::vector<int64_t> src = {L.index(4, 4, 2)};
+  const ColumnEvents ev = make_column_events(L, {}, {}, solid, src);
+  std::set<int64_t> with_event;
+  for (int c = 0; c < L.nx * L.ny; ++c)
+    for (int e = ev.start[(size_t)c]; e < ev.start[(size_t)c + 1]; ++e)
+      if (ev.code[(size_t)e] == kEventSolid) with_event.insert(L.index(c % L.nx, c / L.nx, ev.k[(size_t)e]));
+  EXPECT_EQ(with_event.size(), solid.size() - enclosed.size());
+  for (int64_t q : solid) EXPECT_NE(with_event.count(q) == 1, enclosed.count(q) == 1) << "node " << q;
+  // Without the source the centre and its neighbours are enclosed too.
+  const ColumnEvents bare = make_column_events(L, {}, {}, solid, {});
+  EXPECT_EQ(bare.k.size(), solid.size() - 27u);
 }
 
 // A column with more events than a cursor offset holds: no cursors at all (the kernels

@@ -150,6 +150,7 @@ void register_zstream_fused_kernels(KernelRegistry& r) {
   // Chunks for 4 waves besides its 6: on the H200 the furnished room at 24 kHz runs 5%
   // faster with them, at 32 kHz 7% slower (docs/benchmarks.md).
   v.multi_uses_tiles = false;  // column events and face classes only
+  v.multi_uses_column_events = true;
   v.room_z_waves = {4};
   v.multi_replayable = true;
   v.launch_float = fused_launch_one<Fused, float>;

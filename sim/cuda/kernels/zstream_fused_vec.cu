@@ -202,6 +202,7 @@ void register_zstream_fused_vec_kernels(KernelRegistry& r) {
   // Chunks for 2 waves besides its 6: on the H200 the 32 kHz shoebox runs 4% faster with
   // them, the 48 kHz one 10% slower, the 24 kHz one the same (docs/benchmarks.md).
   v.multi_uses_tiles = false;  // column events and face classes only
+  v.multi_uses_column_events = true;
   v.room_z_waves = {2};
   v.block_uses_z = false;
   v.has_readonly_toggle = false;
