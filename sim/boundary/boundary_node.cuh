@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "core/field_layout.hpp"
+#include "cuda/kernels/exact_update.cuh"
 
 namespace ws {
 
@@ -22,8 +23,13 @@ __device__ __forceinline__ T boundary_value(T u, const T (&nb)[6], T u_prev, uin
   if (m & 8u) s += nb[3] - u;
   if (m & 16u) s += nb[4] - u;
   if (m & 32u) s += nb[5] - u;
-  if (nf != 0) s -= T(nf) * u;
-  return u + (cd * (u - u_prev) + cl * s);
+  // Each product rounded once and never fused with the addition (ex::mul_rn): left to
+  // the compiler, a + b * c may become an FMA of either product or of neither, depending
+  // on what the function is inlined into, and two kernels (the per-step path's and a
+  // whole-step kernel) then differ in the last bits. This is also boundary_compute_cpu's
+  // rounding (its x86-64 build has no FMA).
+  if (nf != 0) s -= ex::mul_rn(T(nf), u);
+  return u + (ex::mul_rn(cd, u - u_prev) + ex::mul_rn(cl, s));
 }
 
 template <class T>

@@ -122,6 +122,51 @@ ColumnEvents make_column_events(const FieldLayout& L, const std::vector<int64_t>
   return out;
 }
 
+ColumnEvents group_column_events(const ColumnEvents& ev, int nx, int ny, int nz, int group) {
+  if (group < 2 || group > 255)
+    throw std::invalid_argument("group_column_events: a group of " + std::to_string(group) +
+                                " columns; allowed: 2 to 255");
+  if (ev.group != 1 || ev.start.size() != (size_t)nx * (size_t)ny + 1)
+    throw std::invalid_argument("group_column_events: the events are not listed per column of a " +
+                                std::to_string(nx) + " x " + std::to_string(ny) + " grid");
+  ColumnEvents out;
+  out.class_bnd = ev.class_bnd;
+  out.group = group;
+  const int groups_x = (nx + group - 1) / group;
+  const int64_t groups = (int64_t)groups_x * ny;
+  out.start.assign((size_t)groups + 1, 0);
+  out.k.reserve(ev.k.size());
+  out.code.reserve(ev.code.size());
+  out.lane.reserve(ev.k.size());
+  struct Listed {
+    int k, lane, at;  // plane, lane, position in its column's list
+    int e;            // index in ev
+  };
+  std::vector<Listed> g;
+  for (int j = 0; j < ny; ++j)
+    for (int gx = 0; gx < groups_x; ++gx) {
+      g.clear();
+      for (int q = 0; q < group && gx * group + q < nx; ++q) {
+        const int64_t c = gx * group + q + (int64_t)nx * j;
+        for (int e = ev.start[(size_t)c]; e < ev.start[(size_t)c + 1]; ++e)
+          g.push_back({ev.k[(size_t)e], q, e - ev.start[(size_t)c], e});
+      }
+      // By plane, then lane; each lane's events keep their order.
+      std::sort(g.begin(), g.end(), [](const Listed& a, const Listed& b) {
+        return std::tie(a.k, a.lane, a.at) < std::tie(b.k, b.lane, b.at);
+      });
+      const int64_t id = gx + (int64_t)groups_x * j;
+      out.start[(size_t)id + 1] = out.start[(size_t)id] + (int)g.size();
+      for (const Listed& x : g) {
+        out.k.push_back(x.k);
+        out.code.push_back(ev.code[(size_t)x.e]);
+        out.lane.push_back((uint8_t)x.lane);
+      }
+    }
+  make_event_cursors(out, groups, nz);
+  return out;
+}
+
 void make_event_cursors(ColumnEvents& ev, int64_t columns, int nz) {
   ev.cursor_row.assign((size_t)columns, -1);
   ev.first_at.clear();

@@ -62,9 +62,15 @@ struct ColumnEvents {
   std::array<int, kFaceClasses> class_bnd;
   // Column c = i + nx j holds events start[c] .. start[c+1] - 1, sorted by k; at one node
   // the boundary, solid or plain event comes first, then its sources in their order.
-  std::vector<int> start;  // nx * ny + 1 entries
+  // Listed per group of g > 1 columns (group_column_events; a thread of zstream_fused_vec
+  // holds g points of a row), "column" c = i / g + ceil(nx / g) j is the g columns from
+  // i = g (c mod ceil(nx / g)) together, and lane[e] = i mod g says which one event e is
+  // at; at one plane a group's events come by lane, each lane's in its column's order.
+  int group = 1;
+  std::vector<int> start;  // columns + 1 entries
   std::vector<int> k;
   std::vector<int> code;
+  std::vector<uint8_t> lane;  // empty when group == 1
   // Column c's cursor row (cursor_columns of them, in the order of c) or -1 for a column
   // without events; first_at[k * cursor_columns + row]: start[c] plus it is c's first
   // event at plane k or after (k < nz). Empty (and every row -1) when a column holds more
@@ -88,5 +94,9 @@ void make_event_cursors(ColumnEvents& ev, int64_t columns, int nz);
 ColumnEvents make_column_events(const FieldLayout& L, const std::vector<int64_t>& bnd,
                                 const std::vector<int>& bnd_coeffs, const std::vector<int64_t>& solid,
                                 const std::vector<int64_t>& src);
+
+// The events `ev` (listed per column of an nx x ny x nz grid) listed per group of `group`
+// columns (2 to 255; ColumnEvents::group), with their cursors.
+ColumnEvents group_column_events(const ColumnEvents& ev, int nx, int ny, int nz, int group);
 
 }  // namespace ws

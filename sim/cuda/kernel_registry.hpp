@@ -121,6 +121,10 @@ struct KernelVariant {
   // leave the enclosed ones out (column_events.hpp): the solver then takes the per-step
   // path for the first two steps after the fields or the walls were set from outside.
   bool multi_uses_column_events = false;
+  // > 0: the multi-step launch reads the column events listed per group of the columns
+  // that many bytes of a row hold (TiledStepData::grp_*: zstream_fused_vec's 16, a
+  // thread's 4 floats or 2 doubles); the solver builds its step data with them.
+  int multi_event_vector_bytes = 0;
   // Whether `--kernel auto` may pick it. False for a kernel whose results have not yet
   // been checked on a GPU against the CPU reference (docs/gpu-runs.md lists the runs):
   // it stays available by name, for the benchmarks and the GPU tests.

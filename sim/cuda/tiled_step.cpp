@@ -17,6 +17,21 @@ DeviceBuffer<V> upload(const std::vector<V>& h) {
   return d;
 }
 
+template <class T>
+DeviceEventListing<T> upload_events(const ColumnEvents& ev, const std::vector<EventRecord<T>>& rec) {
+  DeviceEventListing<T> d;
+  d.start = upload(ev.start);
+  d.k = upload(ev.k);
+  d.code = upload(ev.code);
+  d.rec = upload(rec);
+  if (ev.cursor_columns > 0) {
+    d.cursor_row = upload(ev.cursor_row);
+    d.first_at = upload(ev.first_at);
+    d.cursor_columns = ev.cursor_columns;
+  }
+  return d;
+}
+
 }  // namespace
 
 int64_t box_face_slots(const FieldLayout& L) {
@@ -68,8 +83,8 @@ std::vector<int> box_face_nodes(const FieldLayout& L, const std::vector<int64_t>
 
 template <class T>
 DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape, const BoundaryPlan& plan,
-                                    const std::vector<DeviceSource>& sources)
-    : tiles_(make_tile_grid(L, shape)) {
+                                    const std::vector<DeviceSource>& sources, int event_group)
+    : tiles_(make_tile_grid(L, shape)), event_group_(event_group) {
   const TileGroups b = group_by_tile(L, tiles_, plan.node);
   std::vector<T> cd, cl;
   std::vector<uint8_t> nf;
@@ -119,14 +134,10 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
   const ColumnEvents ev = make_column_events(L, node, ids, plan.solid, gather(src_nodes, q.order));
   const std::array<ClassCoeffs<T>, kFaceClasses> cc = class_coeffs_table(ev.class_bnd, mask, nf, cd, cl);
   class_coeffs_ = upload(std::vector<ClassCoeffs<T>>(cc.begin(), cc.end()));
-  col_start_ = upload(ev.start);
-  ev_k_ = upload(ev.k);
-  ev_code_ = upload(ev.code);
-  ev_rec_ = upload(event_records(ev.code, mask, nf, cd, cl));
-  if (ev.cursor_columns > 0) {
-    cursor_row_ = upload(ev.cursor_row);
-    first_at_ = upload(ev.first_at);
-    cursor_columns_ = ev.cursor_columns;
+  columns_ = upload_events(ev, event_records(ev.code, mask, nf, cd, cl));
+  if (event_group_ > 1) {
+    const ColumnEvents g = group_column_events(ev, L.nx, L.ny, L.nz, event_group_);
+    groups_ = upload_events(g, event_records(g.code, mask, nf, cd, cl, g.lane));
   }
 }
 
@@ -187,7 +198,10 @@ std::array<ClassCoeffs<T>, kFaceClasses> class_coeffs_table(const std::array<int
 template <class T>
 std::vector<EventRecord<T>> event_records(const std::vector<int>& code, const std::vector<uint8_t>& mask,
                                           const std::vector<uint8_t>& nf, const std::vector<T>& cd,
-                                          const std::vector<T>& cl) {
+                                          const std::vector<T>& cl, const std::vector<uint8_t>& lane) {
+  if (!lane.empty() && lane.size() != code.size())
+    throw std::invalid_argument("event_records: " + std::to_string(lane.size()) + " lanes for " +
+                                std::to_string(code.size()) + " events");
   std::vector<EventRecord<T>> out;
   out.reserve(code.size());
   for (size_t e = 0; e < code.size(); ++e) {
@@ -201,6 +215,7 @@ std::vector<EventRecord<T>> event_records(const std::vector<int>& code, const st
       r.cl = cl[b];
       r.flags = (int)mask[b] | (int)nf[b] << 8;
     }
+    if (!lane.empty()) r.flags |= (int)lane[e] << 16;
     out.push_back(r);
   }
   return out;
@@ -208,10 +223,10 @@ std::vector<EventRecord<T>> event_records(const std::vector<int>& code, const st
 
 template std::vector<EventRecord<float>> event_records(const std::vector<int>&, const std::vector<uint8_t>&,
                                                        const std::vector<uint8_t>&, const std::vector<float>&,
-                                                       const std::vector<float>&);
+                                                       const std::vector<float>&, const std::vector<uint8_t>&);
 template std::vector<EventRecord<double>> event_records(const std::vector<int>&, const std::vector<uint8_t>&,
                                                         const std::vector<uint8_t>&, const std::vector<double>&,
-                                                        const std::vector<double>&);
+                                                        const std::vector<double>&, const std::vector<uint8_t>&);
 
 template std::array<ClassCoeffs<float>, kFaceClasses> class_coeffs_table(const std::array<int, kFaceClasses>&,
                                                                          const std::vector<uint8_t>&,
@@ -258,13 +273,22 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   d.nsrc = (int)src_.size();
   d.face_node = face_node_.get();
   d.class_coeffs = class_coeffs_.get();
-  d.col_start = col_start_.get();
-  d.ev_k = ev_k_.get();
-  d.ev_code = ev_code_.get();
-  d.ev_rec = ev_rec_.get();
-  d.cursor_row = cursor_row_.get();
-  d.first_at = first_at_.get();
-  d.cursor_columns = cursor_columns_;
+  d.col_start = columns_.start.get();
+  d.ev_k = columns_.k.get();
+  d.ev_code = columns_.code.get();
+  d.ev_rec = columns_.rec.get();
+  d.cursor_row = columns_.cursor_row.get();
+  d.first_at = columns_.first_at.get();
+  d.cursor_columns = columns_.cursor_columns;
+  if (event_group_ > 1) {
+    d.grp_width = event_group_;
+    d.grp_start = groups_.start.get();
+    d.grp_k = groups_.k.get();
+    d.grp_rec = groups_.rec.get();
+    d.grp_cursor_row = groups_.cursor_row.get();
+    d.grp_first_at = groups_.first_at.get();
+    d.grp_cursor_columns = groups_.cursor_columns;
+  }
 
   return d;
 }

@@ -52,7 +52,8 @@ std::array<ClassCoeffs<T>, kFaceClasses> class_coeffs_table(const std::array<int
 
 // A column event with what applying it needs, in one aligned record (zstream_fused): the
 // event's code (column_events.hpp) and, for a boundary node, its coefficients and the
-// mask | fixed count << 8 of its bnd_* entry. One load (float; two issued together in
+// mask | fixed count << 8 of its bnd_* entry (| lane << 16 in a listing per group of
+// columns). One load (float; two issued together in
 // double) where the code and then four arrays were two levels of dependent loads.
 template <class T>
 struct alignas(16) EventRecord {
@@ -60,11 +61,12 @@ struct alignas(16) EventRecord {
   int code, flags;
 };
 
-// The records of events `code` (ColumnEvents::code) from the bnd_* arrays they index.
+// The records of events `code` (ColumnEvents::code) from the bnd_* arrays they index;
+// `lane` (ColumnEvents::lane, empty for none) goes into bits 16-23 of each record's flags.
 template <class T>
 std::vector<EventRecord<T>> event_records(const std::vector<int>& code, const std::vector<uint8_t>& mask,
                                           const std::vector<uint8_t>& nf, const std::vector<T>& cd,
-                                          const std::vector<T>& cl);
+                                          const std::vector<T>& cl, const std::vector<uint8_t>& lane = {});
 
 // Plain pointers for the kernel (owned by DeviceTiledStep and the solver).
 template <class T>
@@ -109,6 +111,17 @@ struct TiledStepData {
   const int* cursor_row = nullptr;
   const uint16_t* first_at = nullptr;
   int cursor_columns = 0;
+  // The same events listed per group of grp_width columns (ColumnEvents::group: group
+  // g = i / grp_width + ceil(nx / grp_width) j, each record's lane in bits 16-23 of its
+  // flags), with their own cursors: zstream_fused_vec, whose thread holds grp_width points
+  // of a row. grp_width 0 and null pointers unless the step was built with them.
+  int grp_width = 0;
+  const int* grp_start = nullptr;
+  const int* grp_k = nullptr;
+  const EventRecord<T>* grp_rec = nullptr;
+  const int* grp_cursor_row = nullptr;
+  const uint16_t* grp_first_at = nullptr;
+  int grp_cursor_columns = 0;
   // Source nodes of tile t: src_start[t] .. src_start[t+1].
   const int* src_start = nullptr;
   const DeviceSource* src = nullptr;
@@ -194,25 +207,36 @@ std::vector<int> box_face_nodes(const FieldLayout& L, const std::vector<int64_t>
 // each a full dependency on the device, and few host launches.
 constexpr int kSourceValueSteps = 256;
 
+// One listing of a step's column events on the device (ColumnEvents and their records).
+template <class T>
+struct DeviceEventListing {
+  DeviceBuffer<int> start, k, code, cursor_row;
+  DeviceBuffer<uint16_t> first_at;
+  DeviceBuffer<EventRecord<T>> rec;
+  int cursor_columns = 0;
+};
+
 template <class T>
 class DeviceTiledStep {
  public:
   DeviceTiledStep() = default;
-  // `plan` may be empty (fixed walls, no obstacles); `sources` in the solver's order.
+  // `plan` may be empty (fixed walls, no obstacles); `sources` in the solver's order;
+  // `event_group` > 1: the column events are also listed per group of that many columns
+  // (TiledStepData::grp_*).
   DeviceTiledStep(const FieldLayout& L, const TileShape& shape, const BoundaryPlan& plan,
-                  const std::vector<DeviceSource>& sources);
+                  const std::vector<DeviceSource>& sources, int event_group = 1);
 
   // The kernel's view; the receivers and the step are filled in by the caller.
   TiledStepData<T> data() const;
   const TileGrid& tiles() const { return tiles_; }
+  int event_group() const { return event_group_; }
 
  private:
   TileGrid tiles_;
-  DeviceBuffer<int> bnd_start_, solid_start_, src_start_, face_node_, col_start_, ev_k_, ev_code_, cursor_row_;
-  DeviceBuffer<uint16_t> first_at_;
-  int cursor_columns_ = 0;
+  DeviceBuffer<int> bnd_start_, solid_start_, src_start_, face_node_;
+  DeviceEventListing<T> columns_, groups_;
+  int event_group_ = 1;
   DeviceBuffer<ClassCoeffs<T>> class_coeffs_;
-  DeviceBuffer<EventRecord<T>> ev_rec_;
   DeviceBuffer<int64_t> bnd_node_, solid_;
   DeviceBuffer<uint8_t> bnd_mask_, bnd_nfixed_;
   DeviceBuffer<T> bnd_cd_, bnd_cl_, side_, src_value_;

@@ -174,6 +174,64 @@ TEST(ColumnEvents, SolidsEnclosedBySolidsHaveNoEvents) {
   EXPECT_EQ(bare.k.size(), solid.size() - 27u);
 }
 
+// The events listed per group of 4 columns (zstream_fused_vec's threads): each column's
+// events, in its order, are its lane's events of its group; the cursors find each group's
+// first event at every plane. An odd grid (9 columns a row: the last group holds one),
+// random solids, boundary nodes with coefficients off their class, and sources.
+TEST(ColumnEvents, GroupsOfColumnsKeepEachColumnsEventsInOrder) {
+  const FieldLayout L = make_layout(9, 7, 13, 1, 4);
+  std::mt19937 rng(11);
+  std::set<int64_t> picked;
+  for (int n = 0; n < 150; ++n)
+    picked.insert(L.index((int)(rng() % 7) + 1, (int)(rng() % 5) + 1, (int)(rng() % (unsigned)L.nz)));
+  std::vector<int64_t> solid, bnd;
+  std::vector<int> ids;
+  for (int64_t q : picked) {
+    if (rng() % 3 == 0) {
+      bnd.push_back(q);
+      ids.push_back((int)(rng() % 3));
+    } else {
+      solid.push_back(q);
+    }
+  }
+  const std::vector<int64_t> src = {L.index(8, 6, 0), L.index(8, 6, 0), L.index(3, 2, 5), *picked.begin()};
+  const ColumnEvents ev = make_column_events(L, bnd, ids, solid, src);
+  const ColumnEvents g = group_column_events(ev, L.nx, L.ny, L.nz, 4);
+  EXPECT_EQ(g.group, 4);
+  const int groups_x = 3;
+  ASSERT_EQ(g.start.size(), (size_t)(groups_x * L.ny + 1));
+  ASSERT_EQ(g.k.size(), ev.k.size());
+  ASSERT_EQ(g.lane.size(), ev.k.size());
+  for (int j = 0; j < L.ny; ++j)
+    for (int i = 0; i < L.nx; ++i) {
+      const int c = i + L.nx * j, id = i / 4 + groups_x * j;
+      std::vector<std::pair<int, int>> want, got;
+      for (int e = ev.start[(size_t)c]; e < ev.start[(size_t)c + 1]; ++e) want.push_back({ev.k[(size_t)e], ev.code[(size_t)e]});
+      for (int e = g.start[(size_t)id]; e < g.start[(size_t)id + 1]; ++e)
+        if (g.lane[(size_t)e] == i % 4) got.push_back({g.k[(size_t)e], g.code[(size_t)e]});
+      EXPECT_EQ(got, want) << "column (" << i << ", " << j << ")";
+    }
+  for (int id = 0; id < groups_x * L.ny; ++id) {
+    for (int e = g.start[(size_t)id] + 1; e < g.start[(size_t)id + 1]; ++e)
+      EXPECT_LE(g.k[(size_t)e - 1], g.k[(size_t)e]) << "group " << id << " is not in the order of k";
+    const int row = g.cursor_row[(size_t)id];
+    if (g.start[(size_t)id] == g.start[(size_t)id + 1]) {
+      EXPECT_EQ(row, -1);
+      continue;
+    }
+    ASSERT_GE(row, 0);
+    for (int k = 0; k < L.nz; ++k) {
+      int want = g.start[(size_t)id];
+      while (want < g.start[(size_t)id + 1] && g.k[(size_t)want] < k) ++want;
+      EXPECT_EQ(g.start[(size_t)id] + g.first_at[(size_t)k * (size_t)g.cursor_columns + (size_t)row], want)
+          << "group " << id << ", plane " << k;
+    }
+  }
+  EXPECT_THROW(group_column_events(ev, L.nx, L.ny, L.nz, 1), std::invalid_argument);
+  EXPECT_THROW(group_column_events(ev, L.nx + 1, L.ny, L.nz, 4), std::invalid_argument);
+  EXPECT_THROW(group_column_events(g, 3, L.ny, L.nz, 4), std::invalid_argument);
+}
+
 // A column with more events than a cursor offset holds: no cursors at all (the kernels
 // then search the column's events).
 TEST(ColumnEvents, TooManyEventsInAColumnLeaveNoCursors) {

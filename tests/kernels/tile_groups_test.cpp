@@ -267,6 +267,22 @@ TEST(EventRecords, EachBoundaryEventCarriesItsNodesCoefficients) {
   }
 }
 
+// Listed per group of columns, each record carries its lane in bits 16-23 of its flags,
+// beside the mask and fixed count; lanes that do not match the events are refused.
+TEST(EventRecords, AGroupsRecordsCarryTheirLanes) {
+  const std::vector<uint8_t> mask = {0x07, 0x3c}, nf = {3, 0};
+  const std::vector<float> cd = {0.5f, 0.25f}, cl = {1.5f, 2.5f};
+  const std::vector<int> code = {1, kEventSolid, 0, event_source_code(2)};
+  const std::vector<uint8_t> lane = {3, 0, 2, 1};
+  const auto r = event_records(code, mask, nf, cd, cl, lane);
+  ASSERT_EQ(r.size(), code.size());
+  for (size_t e = 0; e < code.size(); ++e) {
+    EXPECT_EQ((r[e].flags >> 16) & 0xff, lane[e]) << "event " << e;
+    EXPECT_EQ(r[e].flags & 0xffff, code[e] >= 0 ? mask[(size_t)code[e]] | nf[(size_t)code[e]] << 8 : 0) << "event " << e;
+  }
+  EXPECT_THROW(event_records(code, mask, nf, cd, cl, std::vector<uint8_t>{1, 2}), std::invalid_argument);
+}
+
 TEST(BoxFaces, AnObstacleIsNotOnTheFaces) {
   const FieldLayout L = make_layout(13, 9, 7, 1, 4);
   BoxWalls w;

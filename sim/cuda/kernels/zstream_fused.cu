@@ -130,6 +130,8 @@ struct Fused {
   static int min_chunk_planes(const TiledStepData<T>* io) {
     return fused_step_has_obstacles(io) ? kMinChunkPlanesObstacles : kMinChunkPlanes;
   }
+  template <class T>
+  static int event_group() { return 1; }
 };
 
 }  // namespace

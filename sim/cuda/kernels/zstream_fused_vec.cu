@@ -7,11 +7,12 @@
 //    27-entry table; a thread's N points share their y and z faces, and only its first
 //    and last lanes can lie on an x face, so a thread off every face (most of them)
 //    pays one test per plane;
-//  - the other nodes (near obstacles, solids, sources) are events listed per column in
-//    the order of k (column_events.hpp). The thread keeps one register, the next plane
-//    at which any of its N columns has an event; at that plane each lane finds its
-//    column's events by a binary search. Planes with events are rare in a room (a
-//    source's node; an obstacle's surface), so the search costs nothing elsewhere.
+//  - the other nodes (near obstacles, solids next to air, sources) are events listed per
+//    group of the N columns a thread holds, in the order of k, each with its lane
+//    (column_events.hpp, TiledStepData::grp_*). The thread finds its group's first event
+//    in its z chunk through the group's cursor and keeps the plane of the next one in a
+//    register, as zstream_fused does for a column; at that plane it applies the plane's
+//    events one record each, to the lane the record names.
 // Each node's arithmetic is zstream_fused's and the per-step path's (boundary_node.cuh,
 // exact_update.cuh): the same bits. Receivers and sources as in fused_steps.cuh.
 //
@@ -41,21 +42,6 @@ constexpr int kMinChunkPlanes = 2;
 
 template <class T> constexpr int kLanes = 16 / (int)sizeof(T);
 
-// The plane of the next event at or after k among the lanes' columns col .. col + lanes - 1
-// (INT_MAX: none).
-template <class T>
-__device__ __forceinline__ int next_group_event(const TiledStepData<T>& io, int col, int lanes, int k) {
-  int next = INT_MAX;
-#pragma unroll
-  for (int q = 0; q < kLanes<T>; ++q) {
-    if (q >= lanes) break;
-    const int e_end = __ldg(io.col_start + col + q + 1);
-    const int e = first_event_from(io.ev_k, __ldg(io.col_start + col + q), e_end, k);
-    if (e < e_end) next = min(next, __ldg(io.ev_k + e));
-  }
-  return next;
-}
-
 template <class T, bool IO>
 __global__ void __launch_bounds__(1024, 1)
     zstream_fused_vec_kernel(T* __restrict__ un, const T* __restrict__ uc, FieldLayout L, T w, int chunk,
@@ -83,14 +69,14 @@ __global__ void __launch_bounds__(1024, 1)
   const int plane = (int)L.plane;
   int64_t p = L.index(i, j, k0);
   // The y face class (3 fy, shared by the lanes), whether a lane lies on an x or y face,
-  // and the next plane with an event in any of the lanes' columns.
-  int fy3 = 0, next_k = INT_MAX, col = 0;
+  // and the group's events from its first at or after k0: [e, e_end), the next at plane next_k.
+  int fy3 = 0, next_k = INT_MAX, e = 0, e_end = 0;
   bool side_face = false;
   if constexpr (IO) {
     fy3 = 3 * (j == 0 ? 1 : j == L.ny - 1 ? 2 : 0);
     side_face = fy3 != 0 || i == 0 || i + lanes == L.nx;
-    col = i + L.nx * j;
-    next_k = next_group_event(io, col, lanes, k0);
+    group_events_at(io, i / N + (L.nx + N - 1) / N * j, k0, e, e_end);
+    if (e < e_end) next_k = __ldg(io.grp_k + e);
   }
   fused_wait_previous_step();  // the previous step has finished with the fields: only now are they touched
 
@@ -143,25 +129,27 @@ __global__ void __launch_bounds__(1024, 1)
         }
       }
       if (k == next_k) {
-        // Each lane's events at this plane; the search that finds them also gives the
-        // lane's next event, past them. The interior update a plain event restores is
-        // recomputed (the same arithmetic, the same bits) rather than kept in registers
-        // through every plane.
-        next_k = INT_MAX;
+        // The plane's events in their order, each applied to the lane its record names
+        // (a lane's boundary, solid or plain event before its sources). The interior
+        // update a plain event restores is recomputed (the same arithmetic, the same
+        // bits) rather than kept in registers through every plane.
+        do {
+          const EventRecord<T> r = load_event_record(io.grp_rec + e);
+          const int lane = (r.flags >> 16) & 0xff;
 #pragma unroll
-        for (int q = 0; q < N; ++q) {
-          if (q >= lanes) break;
-          const int e_end = __ldg(io.col_start + col + q + 1);
-          int e = first_event_from(io.ev_k, __ldg(io.col_start + col + q), e_end, k);
-          if (e < e_end && __ldg(io.ev_k + e) == k) {
+          for (int q = 0; q < N; ++q) {
+            if (q != lane) continue;
             T nb[6];
             neighbours(q, nb);
             const T v_int =
                 ex::seven_point_update(centre.v[q], prev.v[q], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
-            out[q] = apply_events(out[q], v_int, centre.v[q], nb, prev.v[q], k, e, e_end, io, src_value);
+            out[q] = apply_event(r.code, out[q], v_int, centre.v[q], nb, prev.v[q], src_value, [&] {
+              return EventCoeffs<T>{(uint8_t)(r.flags & 0xff), (uint8_t)((r.flags >> 8) & 0xff), r.cd, r.cl};
+            });
           }
-          if (e < e_end) next_k = min(next_k, __ldg(io.ev_k + e));
-        }
+          ++e;
+        } while (e < e_end && __ldg(io.grp_k + e) == k);
+        next_k = e < e_end ? __ldg(io.grp_k + e) : INT_MAX;
       }
     }
     lv::store<T, N>(o, out, i, L.nx, full);
@@ -183,6 +171,8 @@ struct FusedVec {
   static int x_per_thread() { return kLanes<T>; }
   template <class T>
   static int min_chunk_planes(const TiledStepData<T>*) { return kMinChunkPlanes; }
+  template <class T>
+  static int event_group() { return kLanes<T>; }
 };
 
 }  // namespace
@@ -203,6 +193,7 @@ void register_zstream_fused_vec_kernels(KernelRegistry& r) {
   // them, the 48 kHz one 10% slower, the 24 kHz one the same (docs/benchmarks.md).
   v.multi_uses_tiles = false;  // column events and face classes only
   v.multi_uses_column_events = true;
+  v.multi_event_vector_bytes = 16;  // its events listed per thread's N columns (TiledStepData::grp_*)
   v.room_z_waves = {2};
   v.block_uses_z = false;
   v.has_readonly_toggle = false;
