@@ -122,7 +122,7 @@ struct KernelVariant {
   // path for the first two steps after the fields or the walls were set from outside.
   bool multi_uses_column_events = false;
   // > 0: the multi-step launch reads the column events listed per group of the columns
-  // that many bytes of a row hold (TiledStepData::grp_*: zstream_fused_vec's 16, a
+  // that many bytes of a row hold (TiledStepData::grp: zstream_fused_vec's 16, a
   // thread's 4 floats or 2 doubles); the solver builds its step data with them.
   int multi_event_vector_bytes = 0;
   // Whether `--kernel auto` may pick it. False for a kernel whose results have not yet

@@ -22,7 +22,6 @@ DeviceEventListing<T> upload_events(const ColumnEvents& ev, const std::vector<Ev
   DeviceEventListing<T> d;
   d.start = upload(ev.start);
   d.k = upload(ev.k);
-  d.code = upload(ev.code);
   d.rec = upload(rec);
   if (ev.cursor_columns > 0) {
     d.cursor_row = upload(ev.cursor_row);
@@ -273,22 +272,8 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   d.nsrc = (int)src_.size();
   d.face_node = face_node_.get();
   d.class_coeffs = class_coeffs_.get();
-  d.col_start = columns_.start.get();
-  d.ev_k = columns_.k.get();
-  d.ev_code = columns_.code.get();
-  d.ev_rec = columns_.rec.get();
-  d.cursor_row = columns_.cursor_row.get();
-  d.first_at = columns_.first_at.get();
-  d.cursor_columns = columns_.cursor_columns;
-  if (event_group_ > 1) {
-    d.grp_width = event_group_;
-    d.grp_start = groups_.start.get();
-    d.grp_k = groups_.k.get();
-    d.grp_rec = groups_.rec.get();
-    d.grp_cursor_row = groups_.cursor_row.get();
-    d.grp_first_at = groups_.first_at.get();
-    d.grp_cursor_columns = groups_.cursor_columns;
-  }
+  d.cols = columns_.view(1);
+  if (event_group_ > 1) d.grp = groups_.view(event_group_);
 
   return d;
 }

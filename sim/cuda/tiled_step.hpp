@@ -68,6 +68,24 @@ std::vector<EventRecord<T>> event_records(const std::vector<int>& code, const st
                                           const std::vector<uint8_t>& nf, const std::vector<T>& cd,
                                           const std::vector<T>& cl, const std::vector<uint8_t>& lane = {});
 
+// One listing of a step's column events, as a kernel reads it (ColumnEvents on the
+// device): listed column (or group) c holds events start[c] .. start[c+1] - 1, each with
+// its plane k[e] and its record rec[e] (code and coefficients). Where c's events resume at
+// plane k: its first event at k or after is start[c] + first_at[k * cursor_columns +
+// cursor_row[c]]; first_at is null when a column has too many events for 16-bit offsets,
+// and kernels then search. `width`: the columns listed together (1: per column; 0: no
+// listing).
+template <class T>
+struct EventListView {
+  int width = 0;
+  const int* start = nullptr;
+  const int* k = nullptr;
+  const EventRecord<T>* rec = nullptr;
+  const int* cursor_row = nullptr;
+  const uint16_t* first_at = nullptr;
+  int cursor_columns = 0;
+};
+
 // Plain pointers for the kernel (owned by DeviceTiledStep and the solver).
 template <class T>
 struct TiledStepData {
@@ -97,31 +115,13 @@ struct TiledStepData {
   // Solid nodes (held at zero) of tile t: solid_start[t] .. solid_start[t+1].
   const int* solid_start = nullptr;
   const int64_t* solid = nullptr;
-  // The walls by face class and the rest by column, sorted by k (column_events.hpp):
-  // class_coeffs[face_class(i, j, k)], and column c = i + nx j's events
-  // ev_k/ev_code[col_start[c] .. col_start[c+1]).
+  // The walls by face class and the rest as events sorted by k (column_events.hpp):
+  // class_coeffs[face_class(i, j, k)], and the events per column c = i + nx j (cols) and,
+  // when the step was built with them, per group of grp.width columns (ColumnEvents::group:
+  // g = i / width + ceil(nx / width) j, each record's lane in bits 16-23 of its flags), for
+  // zstream_fused_vec, whose thread holds grp.width points of a row.
   const ClassCoeffs<T>* class_coeffs = nullptr;
-  const int* col_start = nullptr;
-  const int* ev_k = nullptr;
-  const int* ev_code = nullptr;
-  const EventRecord<T>* ev_rec = nullptr;  // ev_rec[e]: event e's code and coefficients
-  // Where a column's events resume at plane k (ColumnEvents::cursor_row, first_at): c's
-  // first event at k or after is col_start[c] + first_at[k * cursor_columns +
-  // cursor_row[c]]. Null when a column has too many events for them: kernels then search.
-  const int* cursor_row = nullptr;
-  const uint16_t* first_at = nullptr;
-  int cursor_columns = 0;
-  // The same events listed per group of grp_width columns (ColumnEvents::group: group
-  // g = i / grp_width + ceil(nx / grp_width) j, each record's lane in bits 16-23 of its
-  // flags), with their own cursors: zstream_fused_vec, whose thread holds grp_width points
-  // of a row. grp_width 0 and null pointers unless the step was built with them.
-  int grp_width = 0;
-  const int* grp_start = nullptr;
-  const int* grp_k = nullptr;
-  const EventRecord<T>* grp_rec = nullptr;
-  const int* grp_cursor_row = nullptr;
-  const uint16_t* grp_first_at = nullptr;
-  int grp_cursor_columns = 0;
+  EventListView<T> cols, grp;
   // Source nodes of tile t: src_start[t] .. src_start[t+1].
   const int* src_start = nullptr;
   const DeviceSource* src = nullptr;
@@ -210,10 +210,13 @@ constexpr int kSourceValueSteps = 256;
 // One listing of a step's column events on the device (ColumnEvents and their records).
 template <class T>
 struct DeviceEventListing {
-  DeviceBuffer<int> start, k, code, cursor_row;
+  DeviceBuffer<int> start, k, cursor_row;
   DeviceBuffer<uint16_t> first_at;
   DeviceBuffer<EventRecord<T>> rec;
   int cursor_columns = 0;
+  EventListView<T> view(int width) const {
+    return {width, start.get(), k.get(), rec.get(), cursor_row.get(), first_at.get(), cursor_columns};
+  }
 };
 
 template <class T>
@@ -222,7 +225,7 @@ class DeviceTiledStep {
   DeviceTiledStep() = default;
   // `plan` may be empty (fixed walls, no obstacles); `sources` in the solver's order;
   // `event_group` > 1: the column events are also listed per group of that many columns
-  // (TiledStepData::grp_*).
+  // (TiledStepData::grp).
   DeviceTiledStep(const FieldLayout& L, const TileShape& shape, const BoundaryPlan& plan,
                   const std::vector<DeviceSource>& sources, int event_group = 1);
 

@@ -135,7 +135,7 @@ int launch_fused_steps(FusedStepKernel<T> with_io, FusedStepKernel<T> bare, dim3
 //   static const char* name();
 //   template <class T> static int x_per_thread();                     (points of a row per thread)
 //   template <class T> static int min_chunk_planes(const TiledStepData<T>* io);
-//   template <class T> static int event_group();                      (1: per column; n: TiledStepData::grp_*)
+//   template <class T> static int event_group();                      (1: per column; n: TiledStepData::grp)
 // A thread streams its column(s) through z chunks of at least min_chunk_planes planes,
 // enough chunks for kFusedTargetWaves waves of resident blocks where the grid allows (or
 // LaunchOptions::z_waves: `--kernel auto` times a room at other waves too, room_z_waves).
@@ -146,10 +146,10 @@ int fused_launch_steps(T* cur, T* prev, int steps, const FieldLayout& L, const S
                        const TiledStepData<T>* io, const LaunchOptions& o, cudaStream_t stream) {
   const T w = fused_weight<T>(st, lambda2, K::name());
   check_int_plane(L, K::name());
-  if (io && K::template event_group<T>() > 1 && io->grp_width != K::template event_group<T>())
+  if (io && K::template event_group<T>() > 1 && io->grp.width != K::template event_group<T>())
     throw std::logic_error(std::string(K::name()) + " reads its events per group of " +
                            std::to_string(K::template event_group<T>()) + " columns; the step data lists them per " +
-                           std::to_string(io->grp_width));
+                           std::to_string(io->grp.width));
   const dim3 block(o.block.x, o.block.y, 1);
   const long long gx = ceil_div(ceil_div(L.nx, K::template x_per_thread<T>()), o.block.x);
   const long long gy = ceil_div(L.ny, o.block.y);
@@ -197,22 +197,6 @@ __device__ __forceinline__ T apply_event(int code, T v, T v_int, T u, const T (&
   return v + src_value[event_source_index(code)];
 }
 
-// The events of one node at plane k applied to its value v; advances e past them. The
-// first event at e is at plane k. The coefficients from the bnd_* arrays the code indexes.
-template <class T>
-__device__ __forceinline__ T apply_events(T v, T v_int, T u, const T (&nb)[6], T u_prev, int k, int& e, int e_end,
-                                          const TiledStepData<T>& io, const T* src_value) {
-  do {
-    const int code = __ldg(io.ev_code + e);
-    v = apply_event(code, v, v_int, u, nb, u_prev, src_value, [&] {
-      return EventCoeffs<T>{__ldg(io.bnd_mask + code), __ldg(io.bnd_nfixed + code), __ldg(io.bnd_cd + code),
-                               __ldg(io.bnd_cl + code)};
-    });
-    ++e;
-  } while (e < e_end && __ldg(io.ev_k + e) == k);
-  return v;
-}
-
 // Event e's record (EventRecord) through the read-only path: one 16-byte load in float,
 // the coefficients and the code's word issued together in double.
 static_assert(sizeof(EventRecord<float>) == 16 && offsetof(EventRecord<float>, code) == 8, "EventRecord<float> layout");
@@ -244,12 +228,12 @@ template <class T>
 __device__ __forceinline__ T apply_event_records(T v, T v_int, T u, const T (&nb)[6], T u_prev, int k, int& e,
                                                  int e_end, const TiledStepData<T>& io, const T* src_value) {
   do {
-    const EventRecord<T> r = load_event_record(io.ev_rec + e);
+    const EventRecord<T> r = load_event_record(io.cols.rec + e);
     v = apply_event(r.code, v, v_int, u, nb, u_prev, src_value, [&] {
       return EventCoeffs<T>{(uint8_t)(r.flags & 0xff), (uint8_t)((r.flags >> 8) & 0xff), r.cd, r.cl};
     });
     ++e;
-  } while (e < e_end && __ldg(io.ev_k + e) == k);
+  } while (e < e_end && __ldg(io.cols.k + e) == k);
   return v;
 }
 
@@ -299,32 +283,19 @@ __device__ __forceinline__ int first_event_from(const int* ev_k, int e, int e_en
 // cursor at k); a binary search is a chain of about five dependent loads on a column
 // through an obstacle, which a thread starting a 2-plane chunk cannot hide
 // (docs/benchmarks.md).
-__device__ __forceinline__ void listed_events_at(const int* start, const int* ev_k, const int* cursor_row,
-                                                 const uint16_t* first_at, int cursor_columns, int col, int k, int& e,
-                                                 int& e_end) {
-  if (first_at) {
-    const int row = __ldg(cursor_row + col);
+template <class T>
+__device__ __forceinline__ void listed_events_at(const EventListView<T>& v, int col, int k, int& e, int& e_end) {
+  if (v.first_at) {
+    const int row = __ldg(v.cursor_row + col);
     e = e_end = 0;
     if (row >= 0) {
-      e = __ldg(start + col) + (int)__ldg(first_at + (int64_t)k * cursor_columns + row);
-      e_end = __ldg(start + col + 1);
+      e = __ldg(v.start + col) + (int)__ldg(v.first_at + (int64_t)k * v.cursor_columns + row);
+      e_end = __ldg(v.start + col + 1);
     }
   } else {
-    e_end = __ldg(start + col + 1);
-    e = first_event_from(ev_k, __ldg(start + col), e_end, k);
+    e_end = __ldg(v.start + col + 1);
+    e = first_event_from(v.k, __ldg(v.start + col), e_end, k);
   }
-}
-
-// Column col's events (TiledStepData::col_start ...).
-template <class T>
-__device__ __forceinline__ void column_events_at(const TiledStepData<T>& io, int col, int k, int& e, int& e_end) {
-  listed_events_at(io.col_start, io.ev_k, io.cursor_row, io.first_at, io.cursor_columns, col, k, e, e_end);
-}
-
-// Group g's events (TiledStepData::grp_*).
-template <class T>
-__device__ __forceinline__ void group_events_at(const TiledStepData<T>& io, int g, int k, int& e, int& e_end) {
-  listed_events_at(io.grp_start, io.grp_k, io.grp_cursor_row, io.grp_first_at, io.grp_cursor_columns, g, k, e, e_end);
 }
 
 }  // namespace ws

@@ -81,8 +81,8 @@ __global__ void __maxnreg__(FusedTuning<T>::max_regs)
   int col_class = 0, e = 0, e_end = 0, next_k = INT_MAX;
   if constexpr (IO) {
     col_class = (i == 0 ? 1 : i == L.nx - 1 ? 2 : 0) + 3 * (j == 0 ? 1 : j == L.ny - 1 ? 2 : 0);  // as face_class
-    column_events_at(io, i + L.nx * j, k0, e, e_end);
-    if (e < e_end) next_k = __ldg(io.ev_k + e);
+    listed_events_at(io.cols, i + L.nx * j, k0, e, e_end);
+    if (e < e_end) next_k = __ldg(io.cols.k + e);
   }
   fused_wait_previous_step();  // the previous step has finished with the fields: only now are they touched
   // zq[0..D+1] = u^n(k-1 .. k+D), pq[0..D-1] = u^{n-1}(k .. k+D-1), loaded D planes early.
@@ -105,7 +105,7 @@ __global__ void __maxnreg__(FusedTuning<T>::max_regs)
       }
       if (k == next_k) {
         v = apply_event_records(v, v_int, zq[1], nb, pq[0], k, e, e_end, io, src_value);
-        next_k = e < e_end ? __ldg(io.ev_k + e) : INT_MAX;
+        next_k = e < e_end ? __ldg(io.cols.k + e) : INT_MAX;
       }
     }
     *o = v;

@@ -9,7 +9,7 @@
 //    pays one test per plane;
 //  - the other nodes (near obstacles, solids next to air, sources) are events listed per
 //    group of the N columns a thread holds, in the order of k, each with its lane
-//    (column_events.hpp, TiledStepData::grp_*). The thread finds its group's first event
+//    (column_events.hpp, TiledStepData::grp). The thread finds its group's first event
 //    in its z chunk through the group's cursor and keeps the plane of the next one in a
 //    register, as zstream_fused does for a column; at that plane it applies the plane's
 //    events one record each, to the lane the record names.
@@ -75,8 +75,8 @@ __global__ void __launch_bounds__(1024, 1)
   if constexpr (IO) {
     fy3 = 3 * (j == 0 ? 1 : j == L.ny - 1 ? 2 : 0);
     side_face = fy3 != 0 || i == 0 || i + lanes == L.nx;
-    group_events_at(io, i / N + (L.nx + N - 1) / N * j, k0, e, e_end);
-    if (e < e_end) next_k = __ldg(io.grp_k + e);
+    listed_events_at(io.grp, i / N + (L.nx + N - 1) / N * j, k0, e, e_end);
+    if (e < e_end) next_k = __ldg(io.grp.k + e);
   }
   fused_wait_previous_step();  // the previous step has finished with the fields: only now are they touched
 
@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(1024, 1)
         // update a plain event restores is recomputed (the same arithmetic, the same
         // bits) rather than kept in registers through every plane.
         do {
-          const EventRecord<T> r = load_event_record(io.grp_rec + e);
+          const EventRecord<T> r = load_event_record(io.grp.rec + e);
           const int lane = (r.flags >> 16) & 0xff;
 #pragma unroll
           for (int q = 0; q < N; ++q) {
@@ -148,8 +148,8 @@ __global__ void __launch_bounds__(1024, 1)
             });
           }
           ++e;
-        } while (e < e_end && __ldg(io.grp_k + e) == k);
-        next_k = e < e_end ? __ldg(io.grp_k + e) : INT_MAX;
+        } while (e < e_end && __ldg(io.grp.k + e) == k);
+        next_k = e < e_end ? __ldg(io.grp.k + e) : INT_MAX;
       }
     }
     lv::store<T, N>(o, out, i, L.nx, full);
@@ -193,7 +193,7 @@ void register_zstream_fused_vec_kernels(KernelRegistry& r) {
   // them, the 48 kHz one 10% slower, the 24 kHz one the same (docs/benchmarks.md).
   v.multi_uses_tiles = false;  // column events and face classes only
   v.multi_uses_column_events = true;
-  v.multi_event_vector_bytes = 16;  // its events listed per thread's N columns (TiledStepData::grp_*)
+  v.multi_event_vector_bytes = 16;  // its events listed per thread's N columns (TiledStepData::grp)
   v.room_z_waves = {2};
   v.block_uses_z = false;
   v.has_readonly_toggle = false;
