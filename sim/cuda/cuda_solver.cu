@@ -179,10 +179,8 @@ class CudaSolver final : public CudaWaveSolver {
       const int n = std::min(left, solid_settle_steps_);
       launches += advance_unfused(n);
       left -= n;
+      solid_settle_steps_ -= n;
     }
-    // Every path but the column events' zeroes every solid node at every step.
-    const int zeroing = multi_path() && variant_->multi_uses_column_events ? steps - left : steps;
-    solid_settle_steps_ = std::max(0, solid_settle_steps_ - zeroing);
     last_advance_graph_ = !multi_path() && graph_on_ && graph_allowed();
     if (left > 0) {
       if (multi_path()) launches += advance_multi(left);
@@ -677,7 +675,9 @@ class CudaSolver final : public CudaWaveSolver {
   double graph_kernels_per_step_ = -1.0;
   double host_launches_per_step_ = 0.0;
   bool graph_warm_ = false;  // a step of the current configuration has run on the stream
-  int solid_settle_steps_ = 0;  // solids_unsettled(): the per-step path's steps still needed
+  // solids_unsettled(): the per-step path's steps still needed. Only those steps count it
+  // down: a kernel switched to later takes them even if other paths zeroed the solids since.
+  int solid_settle_steps_ = 0;
 };
 
 }  // namespace
