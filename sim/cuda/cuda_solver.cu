@@ -7,7 +7,10 @@
 #include "cuda/cuda_solver.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_info.hpp"
+#include "cuda/device_receivers.hpp"
+#include "cuda/device_sample_windows.hpp"
 #include "cuda/field_stats.hpp"
+#include "cuda/launch_check.hpp"
 #include "cuda/multi_scratch.hpp"
 #include "cuda/step_graph.hpp"
 #include "cuda/step_io.hpp"
@@ -31,7 +34,7 @@ __global__ void io_kernel_counted(T* un, const DeviceSource* src, int nsrc, cons
 template <class T>
 class CudaSolver final : public CudaWaveSolver {
  public:
-  static constexpr int kChunk = 4096;  // receiver samples buffered on the device between host copies
+  static constexpr int kChunk = DeviceReceivers<T>::kChunk;
   // Step graphs of 1, 2, 4, ... 128 steps per starting parity: any run is at most 8 replays,
   // and a graph of 128 steps (4 kernels each) instantiates in about a millisecond.
   static constexpr int kGraphLevels = 8;
@@ -81,23 +84,7 @@ class CudaSolver final : public CudaWaveSolver {
 
   void set_kernel(const std::string& id, const LaunchOptions& o) override {
     const KernelVariant& v = KernelRegistry::instance().at(id);
-    if (!v.has_precision(precision()))
-      throw std::invalid_argument("kernel '" + id + "' has no " + to_string(precision()) + " version");
-    if (!v.supports(stencil_))
-      throw std::invalid_argument("kernel '" + id + "' does not run stencil '" + stencil_.name + "'; it runs " +
-                                  v.stencils);
-    if (o.block.x < 1 || o.block.y < 1 || o.block.z < 1 || o.block.threads() > 1024)
-      throw std::invalid_argument("block " + std::to_string(o.block.x) + "x" + std::to_string(o.block.y) + "x" +
-                                  std::to_string(o.block.z) + " is not allowed: each side >= 1, at most 1024 threads");
-    if (const std::string why = z_waves_error(o.z_waves); !why.empty()) throw std::invalid_argument(why);
-    if (v.block_error) {  // refused here, not at the next launch: the running kernel stays
-      const std::string why = v.block_error(stencil_, precision(), o.block);
-      if (!why.empty()) throw std::invalid_argument("kernel '" + id + "': " + why);
-    }
-    if (v.grid_error) {  // a kernel bounded by on-chip memory and this grid
-      const std::string why = v.grid_error(layout_.nx, layout_.ny, layout_.nz, precision());
-      if (!why.empty()) throw std::invalid_argument(why);
-    }
+    check_kernel_launch(v, stencil_, precision(), layout_, o);  // refused here, the running kernel stays
     if (variant_ && variant_ != &v) release_kernel();
     variant_ = &v;
     options_ = o;
@@ -201,9 +188,9 @@ class CudaSolver final : public CudaWaveSolver {
   }
 
   void prepare_replay(int steps) override {
-    if (nrec_ > 0 && slot_ + steps > kChunk) drain_receivers();
+    if (rec_.room() < steps) drain_receivers();
     cover_samples(step_, steps);
-    if (has_io()) set_step_counter(counter_.get(), step_, slot_, stream_.get());
+    if (has_io()) set_step_counter(counter_.get(), step_, rec_.slot(), stream_.get());
   }
 
   void capture_step(int k) override {
@@ -226,7 +213,7 @@ class CudaSolver final : public CudaWaveSolver {
   void replayed(int steps) override {
     if (steps % 2) cur_is_a_ = !cur_is_a_;
     step_ += steps;
-    if (nrec_ > 0) slot_ += steps;
+    rec_.recorded(steps);
     last_advance_graph_ = true;
   }
 
@@ -238,9 +225,8 @@ class CudaSolver final : public CudaWaveSolver {
     CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     cur_is_a_ = true;
     step_ = 0;
-    slot_ = 0;
     async_steps_ = 0;
-    for (auto& r : pending_) r.clear();
+    rec_.clear();
   }
 
   void read_state(std::vector<double>& uc, std::vector<double>& up) override {
@@ -280,15 +266,10 @@ class CudaSolver final : public CudaWaveSolver {
   void set_sources(const std::vector<SourceNode>& s) override {
     drop_graphs();
     sources_host_.clear();
-    set_sample_tracks(s);
-    for (const auto& n : s) {
-      const float* window = nullptr;
-      if (n.samples)
-        window = samples_dev_.get() +
-                 (size_t)windows_.track(n.samples, sampled_start_step(n.signal, dt_)) * SampleWindows::stride();
-      sources_host_.push_back({layout_.index(n.node.i, n.node.j, n.node.k), n.signal, n.gain, n.injection, window,
-                               window_first_dev_.get()});
-    }
+    windows_.set_tracks(s, dt_);
+    for (const auto& n : s)
+      sources_host_.push_back({layout_.index(n.node.i, n.node.j, n.node.k), n.signal, n.gain, n.injection,
+                               windows_.window_of(n, dt_), windows_.first_step_device()});
     tiled_.reset();
     sources_ = DeviceBuffer<DeviceSource>(sources_host_.size());
     if (!sources_host_.empty())
@@ -298,36 +279,18 @@ class CudaSolver final : public CudaWaveSolver {
   void set_receiver_taps(const std::vector<ReceiverTaps>& r) override {
     drain_receivers();
     drop_graphs();
-    receivers_host_.clear();
-    std::vector<int> start{0};
-    for (const auto& taps : r) {
-      for (const auto& t : taps) receivers_host_.push_back({layout_.index(t.node.i, t.node.j, t.node.k), t.weight});
-      start.push_back((int)receivers_host_.size());
-    }
-    nrec_ = (int)r.size();
-    receivers_ = DeviceBuffer<DeviceTap>(receivers_host_.size());
-    if (!receivers_host_.empty())
-      copy_to_device(receivers_.get(), receivers_host_.data(), receivers_.bytes());
-    tap_start_ = DeviceBuffer<int>(start.size());
-    copy_to_device(tap_start_.get(), start.data(), tap_start_.bytes());
-    rec_buf_ = DeviceBuffer<T>((size_t)kChunk * r.size());
-    rec_host_ = PinnedBuffer<T>((size_t)kChunk * r.size());
-    pending_.assign(r.size(), {});
-    slot_ = 0;
+    rec_.set(r, layout_);
   }
 
   std::vector<std::vector<double>> take_receiver_samples() override {
-    if (slot_ > 0) drain_receivers();  // samples advance_queued() left on the device
-    auto out = std::move(pending_);
-    pending_.assign(nrec_, {});
-    return out;
+    return rec_.take(stream_.get());  // with the samples advance_queued() left on the device
   }
 
   FieldStats field_stats() override { return device_field_stats(cur(), layout_, stats_.get(), stream_.get()); }
 
   SolverMetrics metrics() const override { return metrics_; }
   FieldView current_field() const override { return {cur_is_a_ ? field_a() : field_b(), precision(), layout_, true}; }
-  size_t memory_bytes() const override { return fields_.bytes() + scratch_.bytes() + rec_buf_.bytes(); }
+  size_t memory_bytes() const override { return fields_.bytes() + scratch_.bytes() + rec_.bytes(); }
 
  private:
   // The running kernel's device-wide state undone (KernelVariant::release).
@@ -344,11 +307,11 @@ class CudaSolver final : public CudaWaveSolver {
 
   LaunchFn<T> launch_fn() const { return variant_->launch_for<T>(); }
 
-  bool has_io() const { return !sources_host_.empty() || nrec_ > 0; }
+  bool has_io() const { return !sources_host_.empty() || rec_.count() > 0; }
 
   // One step on `s` with u^n in a_ (a_is_cur) or b_: boundary compute, the interior
   // kernel, boundary scatter, sources and receivers. `counter`: the step index and
-  // slot come from it (graph capture); else from step_ and slot_.
+  // slot come from it (graph capture); else from step_ and the receivers' slot.
   void enqueue_step(cudaStream_t s, bool a_is_cur, StepCounter* counter) {
     T* c = a_is_cur ? field_a() : field_b();
     T* p = a_is_cur ? field_b() : field_a();
@@ -358,11 +321,11 @@ class CudaSolver final : public CudaWaveSolver {
     if (has_boundary_) boundary_.scatter(p, s);
     if (!has_io()) return;
     if (counter)
-      io_kernel_counted<T><<<1, 128, 0, s>>>(p, sources_.get(), (int)sources_host_.size(), receivers_.get(),
-                                             tap_start_.get(), nrec_, rec_buf_.get(), counter, dt_);
+      io_kernel_counted<T><<<1, 128, 0, s>>>(p, sources_.get(), (int)sources_host_.size(), rec_.taps(),
+                                             rec_.tap_start(), rec_.count(), rec_.buffer(), counter, dt_);
     else
-      io_kernel<T><<<1, 128, 0, s>>>(p, sources_.get(), (int)sources_host_.size(), receivers_.get(),
-                                     tap_start_.get(), nrec_, rec_buf_.get(), slot_, step_, dt_);
+      io_kernel<T><<<1, 128, 0, s>>>(p, sources_.get(), (int)sources_host_.size(), rec_.taps(),
+                                     rec_.tap_start(), rec_.count(), rec_.buffer(), rec_.slot(), step_, dt_);
     CUDA_CHECK_LAUNCH();
   }
 
@@ -374,7 +337,8 @@ class CudaSolver final : public CudaWaveSolver {
       enqueue_step(stream_.get(), cur_is_a_, nullptr);
       cur_is_a_ = !cur_is_a_;
       ++step_;
-      if (nrec_ > 0 && ++slot_ == kChunk) drain_receivers();
+      rec_.recorded(1);
+      if (rec_.full()) drain_receivers();
     }
     return (long long)steps * per_step;
   }
@@ -394,16 +358,16 @@ class CudaSolver final : public CudaWaveSolver {
     return variant_->multi_step() && (!has_boundary_ || variant_->multi_walls <= plan_walls_);
   }
 
-  // The step data of a multi-step launch from step_ and slot_ (or, for a graph's capture,
+  // The step data of a multi-step launch from step_ and the receivers' slot (or, for a graph's capture,
   // with its offsets from the device counter).
   TiledStepData<T> multi_data(bool counted) const {
     TiledStepData<T> d = tiled_->data();
-    d.taps = receivers_.get();
-    d.tap_start = tap_start_.get();
-    d.nrec = nrec_;
-    d.rec_buf = rec_buf_.get();
+    d.taps = rec_.taps();
+    d.tap_start = rec_.tap_start();
+    d.nrec = rec_.count();
+    d.rec_buf = rec_.buffer();
     d.step0 = counted ? 0 : step_;
-    d.slot0 = counted ? 0 : slot_;
+    d.slot0 = counted ? 0 : rec_.slot();
     d.counter = counted ? counter_.get() : nullptr;
     d.dt = dt_;
     return d;
@@ -457,7 +421,7 @@ class CudaSolver final : public CudaWaveSolver {
     int left = steps;
     const bool graphs = graph_on_ && variant_->multi_replayable && graph_note_.empty();
     while (left > 0) {
-      long long room = nrec_ > 0 ? kChunk - slot_ : kChunk;
+      long long room = rec_.room();
       if (room == 0) {
         drain_receivers();
         room = kChunk;
@@ -472,7 +436,7 @@ class CudaSolver final : public CudaWaveSolver {
           const int run = 1 << level;
           cover_samples(step_, run);
           if (has_io()) {  // the graph reads the counter and leaves it as it was
-            set_step_counter(counter_.get(), step_, slot_, stream_.get());
+            set_step_counter(counter_.get(), step_, rec_.slot(), stream_.get());
             ++launches;
           }
           g.launch(stream_.get());
@@ -480,7 +444,7 @@ class CudaSolver final : public CudaWaveSolver {
           last_advance_graph_ = true;
           if (run % 2) cur_is_a_ = !cur_is_a_;
           step_ += run;
-          if (nrec_ > 0) slot_ += run;
+          rec_.recorded(run);
           left -= run;
           continue;
         }
@@ -491,7 +455,7 @@ class CudaSolver final : public CudaWaveSolver {
                      options_, stream_.get());
       if (len % 2) cur_is_a_ = !cur_is_a_;
       step_ += len;
-      if (nrec_ > 0) slot_ += len;
+      rec_.recorded(len);
       left -= len;
     }
     return launches;
@@ -528,7 +492,7 @@ class CudaSolver final : public CudaWaveSolver {
       if (--left == 0) return launches;
     }
     while (left > 0) {
-      long long room = nrec_ > 0 ? kChunk - slot_ : kChunk;
+      long long room = rec_.room();
       if (room == 0) {
         drain_receivers();
         counter_set = false;  // the device slot restarts at 0
@@ -543,7 +507,7 @@ class CudaSolver final : public CudaWaveSolver {
       const StepGraph& g = graph_for(cur_is_a_, level);
       if (g.empty()) return launches + advance_unfused(left);  // capture refused: stream launches
       if (!counter_set && has_io()) {
-        set_step_counter(counter_.get(), step_, slot_, stream_.get());
+        set_step_counter(counter_.get(), step_, rec_.slot(), stream_.get());
         ++launches;
         counter_set = true;
       }
@@ -553,7 +517,7 @@ class CudaSolver final : public CudaWaveSolver {
       const int len = 1 << level;
       if (len % 2) cur_is_a_ = !cur_is_a_;
       step_ += len;
-      if (nrec_ > 0) slot_ += len;
+      rec_.recorded(len);
       left -= len;
     }
     return launches;
@@ -569,59 +533,11 @@ class CudaSolver final : public CudaWaveSolver {
     graph_warm_ = false;
   }
 
-  // The sampled signals' tracks and their device window (before the sources point into it).
-  void set_sample_tracks(const std::vector<SourceNode>& s) {
-    windows_.clear();
-    for (const auto& n : s)
-      if (n.samples) windows_.track(n.samples, sampled_start_step(n.signal, dt_));
-    const size_t floats = (size_t)windows_.tracks() * SampleWindows::stride();
-    samples_dev_ = DeviceBuffer<float>(floats);
-    for (auto& h : samples_host_) h = PinnedBuffer<float>(floats);
-    window_valid_ = false;
-    copy_pending_ = {false, false};
-  }
+  // The sampled signals' window holds steps n .. n + len - 1.
+  void cover_samples(long long n, int len) { windows_.cover(n, len, stream_.get()); }
 
-  // Makes the device window hold steps n .. n + len - 1 of every sampled track: when they
-  // fall outside it, the next window (starting at n) is written into one of two pinned
-  // buffers and copied on the stream, ordered after the launches that read the old one.
-  // The host waits only for the copy from the same pinned buffer two windows ago.
-  void cover_samples(long long n, int len) {
-    if (windows_.empty()) return;
-    if (len > SampleWindows::window_steps())
-      throw std::logic_error("CUDA solver: a run of " + std::to_string(len) + " steps cannot read one window of " +
-                             std::to_string(SampleWindows::window_steps()) + " samples");
-    if (window_valid_ && SampleWindows::covers(window_first_, n) &&
-        SampleWindows::covers(window_first_, n + len - 1))
-      return;
-    const int b = next_host_;
-    next_host_ ^= 1;
-    if (copy_pending_[b]) CUDA_CHECK(cudaEventSynchronize(copied_[b].get()));
-    windows_.fill(n, samples_host_[b].get());
-    first_host_.get()[b] = n;
-    CUDA_CHECK(cudaMemcpyAsync(samples_dev_.get(), samples_host_[b].get(), samples_dev_.bytes(),
-                               cudaMemcpyHostToDevice, stream_.get()));
-    CUDA_CHECK(cudaMemcpyAsync(window_first_dev_.get(), first_host_.get() + b, sizeof(long long),
-                               cudaMemcpyHostToDevice, stream_.get()));
-    copied_[b].record(stream_.get());
-    copy_pending_[b] = true;
-    window_first_ = n;
-    window_valid_ = true;
-  }
-
-  // Copies the recorded slots to the host (one stream synchronisation) and appends them.
-  void drain_receivers() {
-    const int nrec = nrec_;
-    if (nrec == 0 || slot_ == 0) {
-      CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-      return;
-    }
-    CUDA_CHECK(cudaMemcpyAsync(rec_host_.get(), rec_buf_.get(), sizeof(T) * slot_ * nrec, cudaMemcpyDeviceToHost,
-                               stream_.get()));
-    CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-    for (long long s = 0; s < slot_; ++s)
-      for (int r = 0; r < nrec; ++r) pending_[r].push_back((double)rec_host_.get()[s * nrec + r]);
-    slot_ = 0;
-  }
+  // The recorded samples to the host (synchronises the stream).
+  void drain_receivers() { rec_.drain(stream_.get()); }
 
   Stencil stencil_;
   double courant_, dt_;
@@ -644,27 +560,11 @@ class CudaSolver final : public CudaWaveSolver {
   DeviceBuffer<T> scratch_;                     // the multi-step kernel's extra fields, if it asks for any
   std::vector<DeviceSource> sources_host_;
   DeviceBuffer<DeviceSource> sources_;
-  SampleWindows windows_;                     // the sampled signals' tracks
-  DeviceBuffer<float> samples_dev_;           // every track's window of SampleWindows::stride() samples
-  DeviceBuffer<long long> window_first_dev_{1};
-  std::array<PinnedBuffer<float>, 2> samples_host_;
-  PinnedBuffer<long long> first_host_{2};
-  std::array<CudaEvent, 2> copied_;           // the copy from samples_host_[b] has landed
-  std::array<bool, 2> copy_pending_{false, false};
-  int next_host_ = 0;
-  long long window_first_ = 0;
-  bool window_valid_ = false;
-  std::vector<DeviceTap> receivers_host_;
-  DeviceBuffer<DeviceTap> receivers_;
-  DeviceBuffer<int> tap_start_;
-  int nrec_ = 0;
+  DeviceSampleWindows windows_;  // the sampled signals' device window
+  DeviceReceivers<T> rec_;
   DeviceBuffer<double> stats_{2};
   PinnedBuffer<double> queued_stats_{2 * kQueuedStats};  // queue_field_stats() results
   long long async_steps_ = 0;                            // queued by advance_async() since the last finish
-  DeviceBuffer<T> rec_buf_;
-  PinnedBuffer<T> rec_host_;
-  long long slot_ = 0;
-  std::vector<std::vector<double>> pending_;
   SolverMetrics metrics_;
   bool graph_on_ = kStepGraphDefault;
   bool last_advance_graph_ = false;

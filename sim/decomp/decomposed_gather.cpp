@@ -1,0 +1,140 @@
+// The decomposed solver's state, receivers, statistics and display slices, written to
+// and gathered from its slabs (every rank takes part under MPI).
+#include "decomp/decomposed_solver_impl.hpp"
+
+namespace ws {
+namespace decomp_impl {
+
+void DecomposedSolver::write_state(const std::vector<double>& uc, const std::vector<double>& up, long long step) {
+  const CurrentDeviceScope keep(on_devices_);
+  if ((int64_t)uc.size() != layout_.total || (int64_t)up.size() != layout_.total)
+    throw std::invalid_argument("write_state: arrays must have layout().total elements");
+  for (auto& l : locals_) {
+    const Slab& sl = plan_.slabs[l.s];
+    // The slab's planes with both halos: [z0 - halo, z0 + nz + halo) of the grid.
+    const int64_t first = (int64_t)sl.z0 * layout_.plane;
+    const int64_t count = on(l).solver->layout().total;
+    std::vector<double> c(uc.begin() + first, uc.begin() + first + count);
+    std::vector<double> p(up.begin() + first, up.begin() + first + count);
+    l.solver->write_state(c, p, step);
+  }
+  steps_since_take_ = 0;
+}
+
+std::vector<std::vector<double>> DecomposedSolver::take_receiver_samples() {
+  const CurrentDeviceScope keep(on_devices_);
+  std::vector<std::vector<std::vector<double>>> per_slab(plan_.size());
+  for (auto& l : locals_) per_slab[l.s] = on(l).solver->take_receiver_samples();
+  const long long n = steps_since_take_;
+  steps_since_take_ = 0;
+  if (comm_ && comm_->size() > 1) {
+    // Every rank contributes its slabs' samples in slab order; ranks own ascending
+    // slab ranges, so the concatenation is in slab order and each list is n long.
+    std::vector<double> mine;
+    for (const auto& l : locals_)
+      for (const auto& r : per_slab[l.s]) {
+        if ((long long)r.size() != n) throw std::logic_error("slab receivers out of step");
+        mine.insert(mine.end(), r.begin(), r.end());
+      }
+    const std::vector<double> all = comm_->allgather(mine);
+    size_t at = 0;
+    for (int s = 0; s < plan_.size(); ++s) {
+      per_slab[s].assign(routing_.per_slab[s].size(), {});
+      for (auto& r : per_slab[s]) {
+        r.assign(all.begin() + at, all.begin() + at + n);
+        at += n;
+      }
+    }
+    if (at != all.size()) throw std::logic_error("gathered receiver samples do not match the slabs");
+  }
+  const TapSum how = backend() == "cpu" ? TapSum::Host
+                     : precision_ == Precision::Float ? TapSum::DeviceFloat
+                                                      : TapSum::DeviceDouble;
+  return combine_receivers(routing_, per_slab, how);
+}
+
+FieldStats DecomposedSolver::field_stats() {
+  const CurrentDeviceScope keep(on_devices_);
+  double sum = 0.0, peak = 0.0;
+  bool finite = true;
+  for (auto& l : locals_) {
+    const FieldStats f = on(l).solver->field_stats();
+    sum += f.mean * (double)l.solver->layout().interior_points();
+    peak = std::max(peak, f.peak);
+    finite = finite && f.finite;
+  }
+  if (comm_) comm_->allreduce_stats(sum, peak, finite);
+  FieldStats f;
+  f.finite = finite;
+  f.mean = sum / (double)layout_.interior_points();
+  f.peak = finite ? peak : std::numeric_limits<double>::infinity();
+  return f;
+}
+
+FieldView DecomposedSolver::current_field() const {
+  const CurrentDeviceScope keep(on_devices_);
+  auto* self = const_cast<DecomposedSolver*>(this);
+  std::vector<double> uc;
+  self->gather_state(uc, nullptr);
+  if (precision_ == Precision::Float) {
+    self->view_f_.assign(uc.begin(), uc.end());
+    return {view_f_.data(), precision_, layout_, false};
+  }
+  self->view_d_ = std::move(uc);
+  return {view_d_.data(), precision_, layout_, false};
+}
+
+FieldView DecomposedSolver::slice_field(int i, int j, int k) const {
+  const CurrentDeviceScope keep(on_devices_);
+  auto* self = const_cast<DecomposedSolver*>(this);
+  const SliceAt at = clamp_slice(layout_, SliceAt{i, j, k});
+  std::vector<double> mine;
+  for (auto& l : self->locals_) {
+    self->on(l);
+    if (l.cuda) l.cuda->synchronize();
+    pack_slab_slices(l.solver->current_field(), plan_.slabs[l.s], at, mine);
+  }
+  if (comm_ && comm_->size() > 1) mine = comm_->allgather(mine);
+  void* out = nullptr;
+  if (precision_ == Precision::Float) {
+    if ((int64_t)view_f_.size() != layout_.total) self->view_f_.assign(layout_.total, 0.0f);
+    out = self->view_f_.data();
+  } else {
+    if ((int64_t)view_d_.size() != layout_.total) self->view_d_.assign(layout_.total, 0.0);
+    out = self->view_d_.data();
+  }
+  size_t used = 0;
+  for (const Slab& s : plan_.slabs) {
+    if (used + slab_slice_values(layout_, s, at) > mine.size())
+      throw std::logic_error("gathered slices do not match the slabs");
+    used += unpack_slab_slices(mine.data() + used, layout_, s, at, precision_, out);
+  }
+  if (used != mine.size()) throw std::logic_error("gathered slices do not match the slabs");
+  return {out, precision_, layout_, false};
+}
+
+void DecomposedSolver::gather_state(std::vector<double>& uc, std::vector<double>* up) {
+  std::vector<double> mine_c, mine_p;
+  for (auto& l : locals_) {
+    std::vector<double> c, p;
+    on(l).solver->read_state(c, p);
+    const int64_t from = (int64_t)layout_.halo * layout_.plane;
+    const int64_t count = (int64_t)plan_.slabs[l.s].nz * layout_.plane;
+    mine_c.insert(mine_c.end(), c.begin() + from, c.begin() + from + count);
+    if (up) mine_p.insert(mine_p.end(), p.begin() + from, p.begin() + from + count);
+  }
+  if (comm_ && comm_->size() > 1) {
+    mine_c = comm_->allgather(mine_c);
+    if (up) mine_p = comm_->allgather(mine_p);
+  }
+  const int64_t at = (int64_t)layout_.halo * layout_.plane;
+  uc.assign(layout_.total, 0.0);
+  std::copy(mine_c.begin(), mine_c.end(), uc.begin() + at);
+  if (up) {
+    up->assign(layout_.total, 0.0);
+    std::copy(mine_p.begin(), mine_p.end(), up->begin() + at);
+  }
+}
+
+}  // namespace decomp_impl
+}  // namespace ws
