@@ -65,6 +65,22 @@ std::string quoted(const std::string& what, const std::string& path) { return "c
 
 }  // namespace
 
+std::string output_path_error(const std::string& path, const std::string& what) {
+  if (path.empty()) return "cannot write " + what + ": the path is empty";
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) return quoted(what, path) + ": it is a folder";
+  if (exists && !S_ISREG(st.st_mode)) return "";  // a device or a FIFO: written in place
+  const std::string target = follow_links(path);
+  std::string temp;
+  const int fd = create_temp(target, temp);
+  if (fd < 0)
+    return quoted(what, path) + ": cannot create a file in '" + folder_of(target) + "': " + std::strerror(errno);
+  ::close(fd);
+  ::unlink(temp.c_str());
+  return "";
+}
+
 void write_atomically_via_path(const std::string& path, const std::string& what,
                                const std::function<void(const std::string&)>& fill) {
   struct stat st {};

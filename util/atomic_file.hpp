@@ -40,4 +40,12 @@ void write_atomically(const std::string& path, const std::string& what, const st
 void write_atomically_via_path(const std::string& path, const std::string& what,
                                const std::function<void(const std::string& temp_path)>& fill);
 
+// "" when a file could be written at `path` now, else the message a write would give,
+// naming the path ("cannot write CSV file 'out/r.csv': cannot create a file in 'out': No
+// such file or directory", "...: it is a folder"). It creates a temporary file where the
+// write would and removes it again. Commands check their outputs with it before they
+// compute, so that a mistyped folder costs nothing; the write itself may still fail later
+// (a full disk) and then says so as above.
+std::string output_path_error(const std::string& path, const std::string& what);
+
 }  // namespace ws::util

@@ -22,6 +22,7 @@
 #include "cli/commands.hpp"
 #include "cli/decomp_setup.hpp"
 #include "cli/interrupt.hpp"
+#include "cli/option_checks.hpp"
 #include "color_scale.hpp"
 #include "cuda/device_info.hpp"
 #include "decomp/slab_plan.hpp"
@@ -268,7 +269,7 @@ void add_bench_realtime(CLI::App& bench) {
   c->add_option("--reps", o->reps, "timed repetitions (the median is reported)")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
-  c->add_option("--json", o->json, "also write one JSON record per mode to this file");
+  c->add_option("--json", o->json, "also write one JSON record per mode to this file")->check(writable_output("JSON file"));
   add_decomp_options(*c, o->decomp);
   c->callback([o] { exit_code() = run_realtime(*o); });
 }

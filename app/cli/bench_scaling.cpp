@@ -11,6 +11,7 @@
 #include "atomic_file.hpp"
 #include "bench/roofline.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/decomp_setup.hpp"
 #include "cli/interrupt.hpp"
 #include "core/cuda_check.hpp"
@@ -200,7 +201,7 @@ void add_bench_scaling(CLI::App& bench) {
                 "default priority, for comparison")
       ->check(CLI::IsMember({"on", "off"}));
   add_slab_step_options(*c, a->slab_steps);
-  c->add_option("--json", a->json_path, "also write the records as JSON to FILE");
+  c->add_option("--json", a->json_path, "also write the records as JSON to FILE")->check(writable_output("JSON file"));
   c->callback([a] {
     try {
       exit_code() = run_scaling(*a);

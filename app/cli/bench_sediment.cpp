@@ -10,6 +10,7 @@
 #include "bench/sediment_bench.hpp"
 #include "bench/text_table.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/interrupt.hpp"
 #include "cuda/device_info.hpp"
 #include "sediment/sediment_kernels.hpp"
@@ -82,7 +83,7 @@ void add_bench_sediment(CLI::App& bench) {
   c->add_option("--reps", a->reps, "timed samples (median reported)")->check(CLI::Range(1, 1000));
   c->add_option("--warmup", a->warmup, "untimed samples before timing")->check(CLI::Range(0, 1000));
   c->add_option("--kernels", a->kernels, "kernel ids to run (default: all; see the table)");
-  c->add_option("--json", a->json_path, "also write the records as JSON to FILE");
+  c->add_option("--json", a->json_path, "also write the records as JSON to FILE")->check(writable_output("JSON file"));
   c->callback([a] {
     const CudaDeviceInfo dev = query_cuda_device();
     if (!dev.usable) {

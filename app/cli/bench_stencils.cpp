@@ -11,6 +11,7 @@
 #include "bench/stencil_bench.hpp"
 #include "bench/text_table.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/ctpn_plot.hpp"
 #include "cuda/device_info.hpp"
@@ -170,9 +171,11 @@ void add_bench_stencils(CLI::App& bench) {
   c->add_option("--stencils", o->stencils, "semicolon list of stencil names to time instead of the families' first ones, e.g. 'leggy:4;box:2,2,2'");
   c->add_option("--kernels", o->kernels, "comma list of kernel ids to time (default: every supporting kernel)");
   c->add_option("--block", o->block, "XxY or XxYxZ: the block of every kernel instead of its default (tuning)");
-  c->add_option("--csv", o->csv, "write every measurement as CSV");
-  c->add_option("--json", o->json, "write every measurement as JSON (BenchRecord list)");
-  c->add_option("--png", o->png, "write the CTPN-vs-points plot (the last grid of --sizes) as PNG");
+  c->add_option("--csv", o->csv, "write every measurement as CSV")->check(writable_output("CSV file"));
+  c->add_option("--json", o->json, "write every measurement as JSON (BenchRecord list)")
+      ->check(writable_output("JSON file"));
+  c->add_option("--png", o->png, "write the CTPN-vs-points plot (the last grid of --sizes) as PNG")
+      ->check(writable_output("PNG file"));
   c->callback([o] { exit_code() = run(*o); });
 }
 

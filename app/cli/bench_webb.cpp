@@ -6,6 +6,7 @@
 
 #include "bench/webb_bench.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/interrupt.hpp"
 #include "cuda/device_info.hpp"
 
@@ -105,7 +106,8 @@ void add_bench_webb(CLI::App& bench) {
                 "fixed (Webb's) or absorbing (all six walls locally reacting: measures the cost of the boundary nodes)")
       ->check(CLI::IsMember({"fixed", "absorbing"}))
       ->capture_default_str();
-  c->add_option("--json", o->json, "also write one JSON record per variant to this file");
+  c->add_option("--json", o->json, "also write one JSON record per variant to this file")
+      ->check(writable_output("JSON file"));
   c->callback([o] { exit_code() = run_webb(*o); });
 }
 

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "atomic_file.hpp"
 #include "cuda/kernel_registry.hpp"
 
 namespace ws::cli {
@@ -39,6 +40,12 @@ inline std::string kernel_id_error(const std::string& id) {
   std::string list = "auto";
   for (const auto& v : KernelRegistry::instance().all()) list += ", " + v.id;
   return "--kernel '" + id + "' is not a kernel id; allowed: " + list + " (see `wavescope kernels`)";
+}
+
+// An output file option (`--json FILE`, `--png FILE`): refused at once, with status 2, when
+// no file can be created there (util::output_path_error), instead of after the computation.
+inline CLI::Validator writable_output(const std::string& what) {
+  return CLI::Validator([what](std::string& in) { return util::output_path_error(in, what); }, "FILE");
 }
 
 }  // namespace ws::cli

@@ -245,7 +245,7 @@ void add_render_command(CLI::App& app) {
   c->add_option("--scene", o->scene, "scene file (JSON)")->required();
   c->add_option("--steps", o->steps, "time steps before the (first) frame")->check(non_negative());
   c->add_option("--seconds", o->seconds, "simulated time before the (first) frame")->check(non_negative());
-  c->add_option("--png", o->png, "write one frame to this PNG file");
+  c->add_option("--png", o->png, "write one frame to this PNG file")->check(writable_output("PNG file"));
   c->add_option("--frames", o->frames, "write this many frames into --out-dir")->check(positive());
   c->add_option("--every", o->every, "time steps between frames")->check(positive())->capture_default_str();
   c->add_option("--out-dir", o->out_dir, "folder for frame_NNNN.png")->capture_default_str();
@@ -274,7 +274,17 @@ void add_render_command(CLI::App& app) {
   add_decomp_options(*c, o->decomp);
   c->callback([o] {
     try {
-      if (o->frames > 0) std::filesystem::create_directories(o->out_dir);
+      if (o->frames > 0) {  // the frames' folder made and checked before any step
+        std::error_code ec;
+        std::filesystem::create_directories(o->out_dir, ec);
+        std::string why = ec ? "cannot make the frames' folder '" + o->out_dir + "': " + ec.message() : "";
+        if (why.empty()) why = util::output_path_error(render_frame_path(*o, 0), "PNG file");
+        if (!why.empty()) {
+          std::cerr << "wavescope render: " << why << "\n";
+          exit_code() = 2;
+          return;
+        }
+      }
       exit_code() = run(*o);
     } catch (const std::exception& e) {
       std::cerr << "wavescope render: " << e.what() << "\n";

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <utility>
 
 #include "atomic_file.hpp"
 #include "cli/commands.hpp"
@@ -73,6 +74,14 @@ int run(RunOptions o) {
     std::cerr << "wavescope run: " << why << "\n";
     return 2;
   }
+  // The outputs checked before the steps, not after them (rank 0 writes them).
+  if (decomp.rank0())
+    for (const auto& [path, what] : {std::pair{o.csv, "CSV file"}, std::pair{o.wav, "WAV file"}})
+      if (!path.empty())
+        if (const std::string why = util::output_path_error(path, what); !why.empty()) {
+          std::cerr << "wavescope run: " << why << "\n";
+          return 2;
+        }
   WaveScene scene;
   try {
     scene = load_wave_scene(o.scene);

@@ -10,6 +10,7 @@ namespace {
 
 using namespace ws::test;
 using ws::util::AtomicWriteError;
+using ws::util::output_path_error;
 using ws::util::write_atomically;
 using ws::util::write_atomically_via_path;
 
@@ -92,6 +93,38 @@ TEST(AtomicWrite, AReadOnlyFolderLeavesNothingAndNamesThePath) {
   EXPECT_NE(r.message.find("'" + f + "'"), std::string::npos) << r.message;
   EXPECT_NE(r.message.find("Permission denied"), std::string::npos) << r.message;
   EXPECT_FALSE(fs::exists(f));
+  EXPECT_TRUE(temp_leftovers(d.path).empty());
+}
+
+// The check commands make before they compute: a writable place gives "" and leaves no
+// file behind; a missing folder, a folder given as the file and a read-only folder each
+// give the message the write itself would, naming the path.
+TEST(AtomicWrite, OutputPathErrorProbesWithoutLeavingAFile) {
+  TempDir d("atomic_probe");
+  const std::string f = d / "r.csv";
+  EXPECT_EQ(output_path_error(f, "CSV file"), "");
+  EXPECT_FALSE(fs::exists(f));
+  EXPECT_TRUE(fs::is_empty(d.path));
+  std::ofstream(f) << "previous";
+  EXPECT_EQ(output_path_error(f, "CSV file"), "");
+  EXPECT_EQ(read_file(f), "previous");
+  const std::string missing = (d.path / "no_such_folder" / "r.csv").string();
+  EXPECT_EQ(output_path_error(missing, "CSV file"),
+            "cannot write CSV file '" + missing + "': cannot create a file in '" + (d / "no_such_folder") +
+                "': No such file or directory");
+  EXPECT_EQ(output_path_error(d.path.string(), "JSON file"), "cannot write JSON file '" + d.path.string() + "': it is a folder");
+  EXPECT_EQ(output_path_error("", "WAV file"), "cannot write WAV file: the path is empty");
+  EXPECT_EQ(output_path_error("/dev/null", "CSV file"), "");  // written in place
+  fs::permissions(d.path, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                              fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+  const ChildResult r = in_child([&](std::string& msg) {
+    if (!drop_to_nobody()) return 98;
+    msg = output_path_error(d / "new.csv", "CSV file");
+    return 0;
+  });
+  ASSERT_NE(r.exit_code, 98) << "could not drop root privileges to test a read-only folder";
+  EXPECT_EQ(r.message, "cannot write CSV file '" + (d / "new.csv") + "': cannot create a file in '" + d.path.string() +
+                           "': Permission denied");
   EXPECT_TRUE(temp_leftovers(d.path).empty());
 }
 

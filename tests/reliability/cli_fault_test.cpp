@@ -1,7 +1,8 @@
 // Faults met through the command line: SIGINT and SIGTERM during `run` and
 // `render` (what was computed is written, status 130 / 143), outputs that
-// cannot be written (read-only folder, full disk: status 1, the path named,
-// no truncated file), scene files that are missing or cut short.
+// cannot be written (a read-only or missing folder: status 2 before any step; a
+// full disk: status 1, the path named, no truncated file), scene files that are
+// missing or cut short.
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -67,16 +68,54 @@ TEST(CliFaults, SigtermDuringRenderKeepsWholeFramesAndExits143) {
   EXPECT_TRUE(temp_leftovers(d.path).empty());
 }
 
-TEST(CliFaults, CsvInAReadOnlyFolderExitsOneNamingThePath) {
+// An output that cannot be written is refused before the steps (status 2, the path
+// named), not after them: nothing computed is lost to a mistyped or read-only folder.
+TEST(CliFaults, CsvInAReadOnlyFolderExitsTwoBeforeAnyStep) {
   TempDir d("cli_ro");
   const std::string csv = d / "r.csv";
   fs::permissions(d.path, fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
                   fs::perm_options::remove);
   const ShellResult r = shell(unprivileged_prefix() + kBin + " run --scene " + kShoebox +
-                              " --backend cpu --steps 20 --quiet --csv " + csv);
-  EXPECT_EQ(r.status, 1) << r.output;
-  EXPECT_NE(r.output.find("cannot write CSV file '" + csv + "'"), std::string::npos) << r.output;
+                              " --backend cpu --steps 40 --csv " + csv);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("wavescope run: cannot write CSV file '" + csv + "': cannot create a file in '" +
+                          d.path.string() + "': Permission denied"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("scene '"), std::string::npos) << "the model was set up: " << r.output;
   EXPECT_FALSE(fs::exists(csv));
+}
+
+TEST(CliFaults, OutputsInMissingFoldersExitTwoBeforeAnyStep) {
+  TempDir d("cli_missing");
+  const std::string nowhere = d / "no_such_folder";
+  struct Case {
+    std::string args, message;
+  };
+  const std::vector<Case> cases = {
+      {"run --scene " + kShoebox + " --backend cpu --steps 40 --csv " + d / "ok.csv" + " --wav " + nowhere + "/r.wav",
+       "wavescope run: cannot write WAV file '" + nowhere + "/r.wav': cannot create a file in '" + nowhere + "'"},
+      {"run --scene " + kShoebox + " --backend cpu --steps 40 --csv " + d.path.string(),
+       "wavescope run: cannot write CSV file '" + d.path.string() + "': it is a folder"},
+      {"render --scene " + kShoebox + " --backend cpu --png " + nowhere + "/f.png",
+       "--png: cannot write PNG file '" + nowhere + "/f.png': cannot create a file in '" + nowhere + "'"},
+      {"render --scene " + kShoebox + " --backend cpu --frames 2 --out-dir /proc/wavescope_frames",
+       "wavescope render: cannot make the frames' folder '/proc/wavescope_frames'"},
+      {"bench webb --json " + nowhere + "/w.json", "--json: cannot write JSON file '" + nowhere + "/w.json'"},
+      {"bench realtime --scene " + kShoebox + " --json " + nowhere + "/r.json",
+       "--json: cannot write JSON file '" + nowhere + "/r.json'"},
+      {"bench stencils --png " + d.path.string(), "--png: cannot write PNG file '" + d.path.string() + "': it is a folder"},
+      {"bench sediment --json " + nowhere + "/s.json", "--json: cannot write JSON file '" + nowhere + "/s.json'"},
+      {"bench scaling --json " + nowhere + "/s.json", "--json: cannot write JSON file '" + nowhere + "/s.json'"},
+  };
+  for (const Case& c : cases) {
+    const ShellResult r = shell(kBin + " " + c.args);
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
+    EXPECT_EQ(r.output.find("scene '"), std::string::npos) << "the model was set up: " << c.args << "\n" << r.output;
+  }
+  EXPECT_FALSE(fs::exists(nowhere));
+  EXPECT_EQ(fs::directory_iterator(d.path), fs::directory_iterator()) << "a file was left in " << d.path;
 }
 
 TEST(CliFaults, CsvOnAFullDiskKeepsThePreviousResult) {
