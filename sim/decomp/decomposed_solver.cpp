@@ -1,3 +1,6 @@
+// The decomposed solver's set-up (the slabs of this process, their devices and streams,
+// the cuts between them and the step graph's events), its advance, the exchange's timing
+// and its description; the factory functions of decomposed_solver.hpp.
 #include "decomp/decomposed_solver_impl.hpp"
 
 namespace ws {

@@ -55,6 +55,11 @@ struct Cut {
   bool shared = false;         // in one part's grid (share_part_fields): nothing to copy
 };
 
+// A WaveSolver over z-slabs, each an ordinary solver (the CPU reference or a CudaSolver on
+// its slab's GPU), with halo exchanges between them: within a GPU, between GPUs (peer
+// copies by kernel or copy engine, ordered by events or by flags in GPU memory) and
+// between MPI ranks (SlabComm). docs/ARCHITECTURE.md, "Decomposition over GPUs and MPI ranks",
+// says how it runs.
 class DecomposedSolver final : public WaveSolver, public DecompProbe {
  public:
   DecomposedSolver(const DecompOptions& o, Precision precision, const Stencil& st, int nx, int ny, int nz,
