@@ -195,7 +195,10 @@ std::string wall_text(const WallCondition& c) {
 }  // namespace
 
 WaveScene parse_wave_scene(const json& j, const std::string& scene_dir) {
-  scene_model(j);
+  if (scene_model(j) != "wave3d")  // else every sediment key would be refused as unknown
+    throw SceneError("model = " + show(j.at("model")) +
+                     " is not allowed for a wave scene; allowed: wave3d (sediment scenes run in the GUI, "
+                     "`wavescope render` and `wavescope bench sediment`)");
   only_keys(j, "", {"model", "name", "room_m", "sound_speed_m_s", "air_density_kg_m3", "sample_rate_hz", "courant", "courant_fraction",
                     "stencil", "precision", "boundary", "sources", "receivers", "duration_s", "materials",
                     "obstacles"});

@@ -88,6 +88,13 @@ TEST(Cli, BadSceneExitsTwoWithTheKey) {
   EXPECT_NE(r.output.find("room_m"), std::string::npos) << r.output;
 }
 
+TEST(Cli, SedimentSceneGivenToRunExitsTwoNamingTheModel) {
+  const Result r = sh("run --scene " + std::string(WS_SOURCE_DIR) + "/assets/scenes/sediment_closed_basin.json --steps 5");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("model = \"sediment2d\" is not allowed for a wave scene"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("wavescope render"), std::string::npos) << r.output;
+}
+
 TEST(Cli, CourantAboveLimitExitsTwo) {
   const std::string f = tmp("fast_scene.json");
   std::ofstream(f) << R"({"room_m": [1, 1, 1], "sample_rate_hz": 8000, "courant": 0.7})";

@@ -56,6 +56,15 @@ TEST(Scene, UnknownKeyNamed) {
   EXPECT_NE(e.find("room_m"), std::string::npos) << e;  // the allowed keys are listed
 }
 
+// A sediment scene where a wave scene is read (`wavescope run`, `bench realtime`): the
+// model is named, not the first sediment key as an unknown one.
+TEST(Scene, SedimentSceneRefusedByItsModel) {
+  const std::string e = error_of(json::parse(R"({"model": "sediment2d", "grid": {"nx": 8, "ny": 8, "dx_m": 1},
+    "alpha_m2_s": 0.1})"));
+  EXPECT_NE(e.find("model = \"sediment2d\" is not allowed for a wave scene; allowed: wave3d"), std::string::npos) << e;
+  EXPECT_EQ(e.find("unknown key"), std::string::npos) << e;
+}
+
 TEST(Scene, WrongTypeNamed) {
   json j = good();
   j["sample_rate_hz"] = "fast";
