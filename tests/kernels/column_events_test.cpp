@@ -12,6 +12,30 @@
 namespace ws {
 namespace {
 
+// The cursors of a listing of `columns` columns (or groups) on nz planes: each listed
+// column with events has the next row, in order, and for every plane its first event at
+// that plane or after, against a scan of its events; a column without events has no row.
+void expect_cursors_find_first_events(const ColumnEvents& ev, int columns, int nz) {
+  ASSERT_EQ(ev.cursor_row.size(), (size_t)columns);
+  int rows = 0;
+  for (int c = 0; c < columns; ++c) {
+    const int e0 = ev.start[(size_t)c], e1 = ev.start[(size_t)c + 1];
+    if (e0 == e1) {
+      EXPECT_EQ(ev.cursor_row[(size_t)c], -1) << "column " << c;
+      continue;
+    }
+    ASSERT_EQ(ev.cursor_row[(size_t)c], rows++) << "column " << c;
+    for (int k = 0; k < nz; ++k) {
+      int want = e0;
+      while (want < e1 && ev.k[(size_t)want] < k) ++want;
+      const int got = e0 + ev.first_at[(size_t)k * (size_t)ev.cursor_columns + (size_t)ev.cursor_row[(size_t)c]];
+      EXPECT_EQ(got, want) << "column " << c << ", plane " << k;
+    }
+  }
+  EXPECT_EQ(ev.cursor_columns, rows);
+  EXPECT_EQ(ev.first_at.size(), (size_t)rows * (size_t)nz);
+}
+
 TEST(ColumnEvents, FaceClassesNameTheFacesEdgesAndCorners) {
   const FieldLayout L = make_layout(7, 5, 9, 1, 4);
   EXPECT_EQ(face_class(L, 3, 2, 4), 0);
@@ -123,25 +147,7 @@ TEST(ColumnEvents, CursorsFindEachColumnsFirstEventAtEveryPlane) {
   const std::vector<int64_t> solid(picked.begin(), picked.end());
   const std::vector<int64_t> src = {L.index(0, 0, 12), L.index(8, 6, 0), L.index(0, 0, 12)};
   const ColumnEvents ev = make_column_events(L, {}, {}, solid, src);
-  const int columns = L.nx * L.ny;
-  ASSERT_EQ(ev.cursor_row.size(), (size_t)columns);
-  int rows = 0;
-  for (int c = 0; c < columns; ++c) {
-    const int e0 = ev.start[(size_t)c], e1 = ev.start[(size_t)c + 1];
-    if (e0 == e1) {
-      EXPECT_EQ(ev.cursor_row[(size_t)c], -1) << "column " << c;
-      continue;
-    }
-    ASSERT_EQ(ev.cursor_row[(size_t)c], rows++) << "column " << c;
-    for (int k = 0; k < L.nz; ++k) {
-      int want = e0;
-      while (want < e1 && ev.k[(size_t)want] < k) ++want;
-      const int got = e0 + ev.first_at[(size_t)k * (size_t)ev.cursor_columns + (size_t)ev.cursor_row[(size_t)c]];
-      EXPECT_EQ(got, want) << "column " << c << ", plane " << k;
-    }
-  }
-  EXPECT_EQ(ev.cursor_columns, rows);
-  EXPECT_EQ(ev.first_at.size(), (size_t)rows * (size_t)L.nz);
+  expect_cursors_find_first_events(ev, L.nx * L.ny, L.nz);
 }
 
 // Enclosed solids (six solid neighbours, no source at the node or next to it) have no
@@ -211,22 +217,10 @@ TEST(ColumnEvents, GroupsOfColumnsKeepEachColumnsEventsInOrder) {
         if (g.lane[(size_t)e] == i % 4) got.push_back({g.k[(size_t)e], g.code[(size_t)e]});
       EXPECT_EQ(got, want) << "column (" << i << ", " << j << ")";
     }
-  for (int id = 0; id < groups_x * L.ny; ++id) {
+  for (int id = 0; id < groups_x * L.ny; ++id)
     for (int e = g.start[(size_t)id] + 1; e < g.start[(size_t)id + 1]; ++e)
       EXPECT_LE(g.k[(size_t)e - 1], g.k[(size_t)e]) << "group " << id << " is not in the order of k";
-    const int row = g.cursor_row[(size_t)id];
-    if (g.start[(size_t)id] == g.start[(size_t)id + 1]) {
-      EXPECT_EQ(row, -1);
-      continue;
-    }
-    ASSERT_GE(row, 0);
-    for (int k = 0; k < L.nz; ++k) {
-      int want = g.start[(size_t)id];
-      while (want < g.start[(size_t)id + 1] && g.k[(size_t)want] < k) ++want;
-      EXPECT_EQ(g.start[(size_t)id] + g.first_at[(size_t)k * (size_t)g.cursor_columns + (size_t)row], want)
-          << "group " << id << ", plane " << k;
-    }
-  }
+  expect_cursors_find_first_events(g, groups_x * L.ny, L.nz);
   EXPECT_THROW(group_column_events(ev, L.nx, L.ny, L.nz, 1), std::invalid_argument);
   EXPECT_THROW(group_column_events(ev, L.nx + 1, L.ny, L.nz, 4), std::invalid_argument);
   EXPECT_THROW(group_column_events(g, 3, L.ny, L.nz, 4), std::invalid_argument);
