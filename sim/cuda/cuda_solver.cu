@@ -365,6 +365,7 @@ class CudaSolver final : public CudaWaveSolver {
     d.taps = rec_.taps();
     d.tap_start = rec_.tap_start();
     d.nrec = rec_.count();
+    d.tap_planes = rec_.tap_planes();
     d.rec_buf = rec_.buffer();
     d.step0 = counted ? 0 : step_;
     d.slot0 = counted ? 0 : rec_.slot();

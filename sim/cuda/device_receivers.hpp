@@ -3,6 +3,8 @@
 // steps record into (slot s of a run holds every receiver's sample of one step), copied
 // to the host when it is full, when the samples are taken, and at each finished advance.
 // Between copies the steps run without the host.
+#include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,8 +26,15 @@ class DeviceReceivers {
   void set(const std::vector<ReceiverTaps>& receivers, const FieldLayout& L) {
     std::vector<DeviceTap> host;
     std::vector<int> start{0};
+    tap_planes_ = 0;
     for (const auto& taps : receivers) {
-      for (const auto& t : taps) host.push_back({L.index(t.node.i, t.node.j, t.node.k), t.weight});
+      int lo = std::numeric_limits<int>::max(), hi = std::numeric_limits<int>::min();
+      for (const auto& t : taps) {
+        host.push_back({L.index(t.node.i, t.node.j, t.node.k), t.weight});
+        lo = std::min(lo, t.node.k);
+        hi = std::max(hi, t.node.k);
+      }
+      if (!taps.empty()) tap_planes_ = std::max(tap_planes_, hi - lo + 1);
       start.push_back((int)host.size());
     }
     count_ = (int)receivers.size();
@@ -40,6 +49,8 @@ class DeviceReceivers {
   }
 
   int count() const { return count_; }
+  // The most z planes one receiver's taps span.
+  int tap_planes() const { return tap_planes_; }
   const DeviceTap* taps() const { return taps_.get(); }
   const int* tap_start() const { return tap_start_.get(); }
   T* buffer() const { return buf_.get(); }
@@ -88,6 +99,7 @@ class DeviceReceivers {
  private:
   int count_ = 0;
   DeviceBuffer<DeviceTap> taps_;
+  int tap_planes_ = 0;
   DeviceBuffer<int> tap_start_;
   DeviceBuffer<T> buf_;
   PinnedBuffer<T> host_;

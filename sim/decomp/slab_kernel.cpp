@@ -6,7 +6,9 @@
 
 namespace ws {
 
-bool kernel_reads_halo(const std::string& id) { return id != "ztma_leggy" && id != "cluster_onchip"; }
+bool kernel_reads_halo(const std::string& id) {
+  return id != "ztma_leggy" && id != "cluster_onchip" && id != "spread_onchip";
+}
 
 bool kernel_sums_follow_z_chunks(const std::string& id) { return id == "zsweep_box" || id == "compact_tiled"; }
 
@@ -18,8 +20,8 @@ std::string slab_kernel(const Stencil& st, Precision p, const std::string& reque
     std::string others;
     for (const auto* v : supporting)
       if (usable(v->id)) others += (others.empty() ? "" : ", ") + v->id;
-    const std::string why = requested == "cluster_onchip"
-                                ? "it holds the whole grid in one cluster's shared memory with a zero halo, not "
+    const std::string why = requested == "cluster_onchip" || requested == "spread_onchip"
+                                ? "it holds the whole grid in shared memory with a zero halo, not "
                                   "the neighbouring slab's planes"
                             : !kernel_reads_halo(requested)
                                 ? "it takes its halo from the tensor memory accelerator's zero fill, not from the "

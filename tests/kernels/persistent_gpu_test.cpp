@@ -178,7 +178,7 @@ Run run(Precision p, const std::string& kernel, const BlockShape* block, const s
   // for temporal_2step_vec with boundary nodes their two levels around the pass: 2.5.
   if (kernel == "persistent_l2") {
     EXPECT_LT(longest.host_launches_per_step, 0.001) << "the advance was not run as launches of many steps";
-  } else if (kernel == "cluster_onchip") {
+  } else if (kernel == "cluster_onchip" || kernel == "spread_onchip") {
     // Runs of up to kSourceValueSteps steps, each after the kernel of its source values.
     EXPECT_LE(longest.host_launches_per_step, 2.0 / kSourceValueSteps + 0.001) << "the advance was not run as long runs";
   } else if (kernel == "zstream_fused" || kernel == "zstream_fused_vec") {
@@ -453,7 +453,8 @@ TEST(MultiStepSmall, FourStepsMatchTheStepPath) {
   WS_REQUIRE_GPU();
   const Stencil st = make_stencil("7pt");
   for (const char* kernel :
-       {"persistent_l2", "temporal_2step", "temporal_2step_vec", "zstream_fused", "zstream_fused_vec", "cluster_onchip"}) {
+       {"persistent_l2", "temporal_2step", "temporal_2step_vec", "zstream_fused", "zstream_fused_vec", "cluster_onchip",
+        "spread_onchip"}) {
     std::vector<double> out[2];
     for (int which = 0; which < 2; ++which) {
       const std::string id = which == 0 ? default_kernel_for(st, Precision::Float) : kernel;
@@ -494,6 +495,25 @@ TEST(ClusterOnchip, MatchesTheStepPathWithFixedWallsAndEveryWallKind) {
   compare(Precision::Float, 1e-5, "cluster_onchip", Room::Fixed, {{32, 16, 1}});
   compare(Precision::Float, 1e-5, "cluster_onchip", Room::Walls, {{32, 8, 1}});
   compare(Precision::Double, 1e-12, "cluster_onchip", Room::WallsWithGap, {{32, 16, 1}});
+}
+
+// spread_onchip: the grid in the shared memory of up to one block per SM. The test grid's
+// 23 planes make 23 blocks of one plane on any GPU of at least 23 SMs: every block's only
+// plane is both edge planes, every 8-tap receiver spans two blocks (tall grids, several
+// planes a block: spread_onchip_gpu_test.cpp).
+TEST(SpreadOnchip, MatchesTheStepPathWithWallsObstacleSourcesAndReceiversFloat) {
+  compare(Precision::Float, 1e-5, "spread_onchip", Room::WallsAndObstacle, kOnchipFloatBlocks);
+}
+TEST(SpreadOnchip, MatchesTheStepPathWithWallsObstacleSourcesAndReceiversDouble) {
+  compare(Precision::Double, 1e-12, "spread_onchip", Room::WallsAndObstacle, kOnchipDoubleBlocks);
+}
+TEST(SpreadOnchip, MatchesTheStepPathWithFixedWallsAndEveryWallKind) {
+  compare(Precision::Float, 1e-5, "spread_onchip", Room::Fixed, {{32, 16, 1}});
+  compare(Precision::Float, 1e-5, "spread_onchip", Room::Walls, {{32, 8, 1}});
+  compare(Precision::Double, 1e-12, "spread_onchip", Room::WallsWithGap, {{32, 16, 1}});
+}
+TEST(SpreadOnchip, SolidsWrittenWithValuesAreZeroedAsByTheStepPath) {
+  compare(Precision::Float, 1e-5, "spread_onchip", Room::WallsAndObstacle, {{32, 16, 1}}, "7pt", true, 0, true);
 }
 
 // A grid whose fields do not fit in one cluster is refused by set_kernel with the sizes

@@ -76,8 +76,11 @@ const std::vector<std::string>& stencil_names() {
 }
 
 // Kernels that read the halo as 0 instead of from the array (ztma_leggy.cu: the tensor
-// maps span the interior only; cluster_onchip.cu: the grid in shared memory with a zero ring).
-bool reads_zero_halo(const KernelVariant& v) { return v.id == "ztma_leggy" || v.id == "cluster_onchip"; }
+// maps span the interior only; cluster_onchip.cu, spread_onchip.cu: the grid in shared
+// memory with a zero ring).
+bool reads_zero_halo(const KernelVariant& v) {
+  return v.id == "ztma_leggy" || v.id == "cluster_onchip" || v.id == "spread_onchip";
+}
 
 // A step of the dense weight-cube / class-sum kernels costs 40-180 us on the small grid
 // from radius 3 on (one block does all the arithmetic): they replay the graph fewer times.

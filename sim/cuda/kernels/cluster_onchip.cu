@@ -20,13 +20,8 @@
 // Walls, obstacles, sources and receivers run inside, as in persistent_l2.cu: a block
 // computes its boundary nodes' values into the side buffer before its interior update
 // (they read u^{n-1} at the node), then scatters them, zeroes its solid nodes and adds
-// its sources; block 0 reads the receivers at the start of the next step (through
-// distributed shared memory). The arithmetic of each node is the solver's other path
-// (boundary_node.cuh, step_io.hpp, exact_update.cuh): the same bits.
-//
-// The walls, obstacles and sources come grouped by tiles of LaunchOptions::block (its z
-// side 1, so each plane's tiles follow one another and a block's planes own a contiguous
-// range of tiles); block.x * block.y is the number of threads per block.
+// its sources (onchip_planes.cuh); block 0 reads the receivers at the start of the next
+// step (through distributed shared memory).
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -36,13 +31,11 @@
 #include <string>
 #include <tuple>
 
-#include "boundary/boundary_node.cuh"
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
-#include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/launch_geometry.hpp"
-#include "cuda/kernels/leggy_vec.cuh"
 #include "cuda/kernels/multi_step_one.hpp"
+#include "cuda/kernels/onchip_planes.cuh"
 #include "cuda/kernels/seven_point.hpp"
 #include "cuda/step_io.hpp"
 #include "cuda/tiled_step.hpp"
@@ -52,89 +45,9 @@ namespace ws {
 namespace {
 
 namespace cg = cooperative_groups;
+using namespace onchip;
 
-// Threads per block: at most 512, so that a thread may have the 128 registers the step
-// needs without spilling (a 1024-thread block allows 64).
-constexpr int kMaxThreads = 512;
 constexpr int kMaxCluster = 16;  // non-portable cluster size (compute capability 9.0)
-
-template <class T>
-constexpr int kVec = 16 / (int)sizeof(T);
-
-// Where a block's planes lie in its shared memory: plane p, row j (-1 .. ny), column i
-// (-1 .. nx) of one field at p * plane + (j + 1) * pitch + kVec + i; the two fields
-// (the launch's cur, then prev) one after the other.
-struct OnChipLayout {
-  int vx = 0;       // vectors per row: ceil(nx / kVec)
-  int pitch = 0;    // elements per row: (vx + 2) * kVec (the halo columns and the last vector's tail inside)
-  int plane = 0;    // elements per plane: pitch * (ny + 2)
-  int planes = 0;   // planes per block (P)
-  int blocks = 0;   // blocks of the cluster: ceil(nz / P)
-};
-
-template <class T>
-__device__ __forceinline__ int local_offset(const OnChipLayout& g, int i, int j) {
-  return (j + 1) * g.pitch + kVec<T> + i;
-}
-
-// A thread's 16-byte vector of a row (leggy_vec.cuh's packs and loads).
-template <class T>
-using Vec = lv::Pack<T, kVec<T>>;
-
-template <class T>
-__device__ __forceinline__ Vec<T> load_vec(const T* p) {
-  return lv::ld<T, kVec<T>>(p);
-}
-
-template <class T>
-__device__ __forceinline__ void store_vec(T* p, const Vec<T>& r) {
-  if constexpr (sizeof(T) == 4) *reinterpret_cast<float4*>(p) = make_float4(r.v[0], r.v[1], r.v[2], r.v[3]);
-  else *reinterpret_cast<double2*>(p) = make_double2(r.v[0], r.v[1]);
-}
-
-template <class T>
-__device__ __forceinline__ Vec<T> zero_vec() {
-  Vec<T> r;
-#pragma unroll
-  for (int l = 0; l < kVec<T>; ++l) r.v[l] = T(0);
-  return r;
-}
-
-// The block's view of the cluster's u^n for one step: its own planes, the plane below its
-// first (the block below's last, or the zero halo) and the one above its last.
-template <class T>
-struct StepView {
-  const T* uc;     // own planes of u^n
-  const T* below;  // plane k0 - 1 of u^n in the block below, null at the grid's bottom
-  const T* above;  // plane k0 + np of u^n in the block above, null at the top
-  int np;          // planes this block owns
-
-  __device__ __forceinline__ T at(const OnChipLayout& g, int i, int j, int p) const {
-    const int o = local_offset<T>(g, i, j);
-    if (p < 0) return below ? below[o] : T(0);
-    if (p >= np) return above ? above[o] : T(0);
-    return uc[p * g.plane + o];
-  }
-};
-
-// The interior coordinates of index q: FieldLayout::point in 32-bit arithmetic (a grid
-// that fits in one cluster has far fewer than 2^31 elements), a few instructions where the
-// 64-bit divisions cost a hundred on every boundary node, source and tap of every step.
-__device__ __forceinline__ FieldLayout::Point local_point(const FieldLayout& L, int64_t q) {
-  const uint32_t u = (uint32_t)q, plane = (uint32_t)L.plane, pitch = (uint32_t)L.pitch;
-  const uint32_t k = u / plane, r = u - k * plane, j = r / pitch;
-  return {(int)(r - j * pitch) - L.x0, (int)j - L.halo, (int)k - L.halo};
-}
-
-// u^n (field f of the launch) at global index q, from the block that owns it.
-template <class T>
-__device__ __forceinline__ T cluster_value(cg::cluster_group& cluster, T* field_local, const OnChipLayout& g,
-                                           const FieldLayout& L, int64_t q) {
-  const FieldLayout::Point pt = local_point(L, q);
-  const int owner = pt.k / g.planes;
-  const T* f = cluster.map_shared_rank(field_local, (unsigned)owner);
-  return f[(pt.k - owner * g.planes) * g.plane + local_offset<T>(g, pt.i, pt.j)];
-}
 
 // A receiver tap as block 0 reads it every step: the owning block, the offset in its
 // planes, the weight. Up to kCachedTaps taps are resolved once per launch into shared
@@ -143,11 +56,6 @@ __device__ __forceinline__ T cluster_value(cg::cluster_group& cluster, T* field_
 // latency then passes while its other warps update their columns. (Recording each
 // receiver in the block that holds its taps, at the end of the step, from its own planes,
 // measured slower: the block's extra barrier lies on every step's critical path.)
-struct CachedTap {
-  int owner, offset;
-  double weight;
-};
-constexpr int kCachedTaps = 64;
 
 template <class T>
 __device__ __forceinline__ CachedTap resolve_tap(const OnChipLayout& g, const FieldLayout& L, const DeviceTap& t) {
@@ -169,122 +77,6 @@ __device__ void record_receivers(cg::cluster_group& cluster, T* field_local, con
       v += c.weight * (double)cluster.map_shared_rank(field_local, (unsigned)c.owner)[c.offset];
     }
     io.rec_buf[slot * io.nrec + q] = T(v);
-  }
-}
-
-// The interior update of every point of the block's planes [pb, pe): u^{n+1} into un
-// (which holds u^{n-1}). Lanes past the grid's last column write the halo's zero. Only the
-// first plane (pb = 0) reads the block below and only the last (pe = np) the block above.
-//
-// A thread streams a strip of kStripRows rows of one vector column: the rows' u^n are
-// each other's y neighbours, so a plane of the strip loads kStripRows + 2 rows of u^n
-// instead of 3 kStripRows, and the rows' independent chains of arithmetic interleave.
-// A strip that reaches past the grid's last row computes that row (the halo's) without
-// storing it. (Strips of 4 rows measured slower than 2 at 32^3-64^3: 127 registers a
-// thread, and half the threads of a 512-thread block without a strip at 64^3. The plane
-// loop unrolled twice: +4% at 64^3; four times: -2%.)
-//
-// The arithmetic is seven_point_update's, with each difference between two neighbours
-// taken once: (u(x-1) - u(x)) is -(u(x) - u(x-1)) exactly in IEEE arithmetic, so a
-// vector's V + 1 x differences serve its V points twice each, and the z difference
-// towards plane p + 1 serves plane p + 1 again (negated) as its difference towards p.
-// The negation is an operand modifier of the addition: the same bits in fewer instructions.
-constexpr int kStripRows = 2;
-
-template <class T>
-__device__ __forceinline__ void interior_update(const StepView<T>& sv, T* un, const OnChipLayout& g,
-                                                const FieldLayout& L, T w, int pb, int pe) {
-  constexpr int V = kVec<T>, R = kStripRows;
-  const int lane = (int)(threadIdx.x & 31u);
-  const int strips = g.vx * ((L.ny + R - 1) / R);
-  // Warp-uniform trip counts: every lane takes part in the shuffles.
-  for (int c0 = (int)(threadIdx.x & ~31u); c0 < strips; c0 += (int)blockDim.x) {
-    const int c = c0 + lane;
-    const bool active = c < strips;
-    const int cc = active ? c : strips - 1;
-    const int vx = cc % g.vx, j0 = (cc / g.vx) * R;
-    const int o = local_offset<T>(g, vx * V, j0);  // row j0's vector; row j0 + r at o + r * pitch
-    const int above_rows = min(R, L.ny - j0) * g.pitch;  // the row after the strip's last (the halo at most)
-    const bool first_in_row = vx == 0, last_in_row = vx == g.vx - 1;
-    // A neighbouring lane holds the same row's next vector unless the row or the warp ends.
-    const bool left_in_warp = lane > 0 && !first_in_row, right_in_warp = lane < 31 && !last_in_row;
-    bool store[R];  // rows of the grid, by an active lane
-#pragma unroll
-    for (int r = 0; r < R; ++r) store[r] = active && j0 + r < L.ny;
-    // The planes before pb and after pe - 1, loaded first: from the blocks below and above
-    // (distributed shared memory) their latency overlaps the column's first planes.
-    const T* after = pe < sv.np ? sv.uc + pe * g.plane : sv.above;
-    const T* before = pb > 0 ? sv.uc + (pb - 1) * g.plane : sv.below;
-    Vec<T> zc[R], dzm[R];  // u^n of the plane being updated; u(p) - u(p-1)
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-      const Vec<T> zb = before ? load_vec(before + o + r * g.pitch) : zero_vec<T>();
-      zc[r] = load_vec(sv.uc + pb * g.plane + o + r * g.pitch);
-#pragma unroll
-      for (int l = 0; l < V; ++l) dzm[r].v[l] = zc[r].v[l] - zb.v[l];
-    }
-#pragma unroll 2
-    for (int p = pb; p < pe; ++p) {
-      const T* base = sv.uc + p * g.plane + o;
-      const T* next = p + 1 < pe ? base + g.plane : (after ? after + o : nullptr);
-      Vec<T> zp[R], old[R];
-#pragma unroll
-      for (int r = 0; r < R; ++r) zp[r] = next ? load_vec(next + r * g.pitch) : zero_vec<T>();
-      const Vec<T> ym0 = load_vec(base - g.pitch), ypR = load_vec(base + above_rows);
-      T* out = un + p * g.plane + o;
-      // A lane or row not stored (past the last column or row) reads u^n there instead of
-      // the u^{n-1} another lane overwrites.
-#pragma unroll
-      for (int r = 0; r < R; ++r) old[r] = load_vec<T>((store[r] ? out : base) + r * g.pitch);
-#pragma unroll
-      for (int r = 0; r < R; ++r) {
-        const Vec<T>& ym = r == 0 ? ym0 : zc[r - 1];
-        const Vec<T>& yp = r == R - 1 ? ypR : zc[r + 1];
-        const T* row = base + r * g.pitch;
-        T xm = __shfl_up_sync(0xffffffffu, zc[r].v[V - 1], 1);
-        T xp = __shfl_down_sync(0xffffffffu, zc[r].v[0], 1);
-        if (!left_in_warp) xm = first_in_row ? T(0) : row[-1];
-        if (!right_in_warp) xp = last_in_row ? T(0) : row[V];
-        T dx[V + 1];  // dx[l] = u(l) - u(l-1) within the vector, dx[0] from xm, dx[V] to xp
-        dx[0] = zc[r].v[0] - xm;
-#pragma unroll
-        for (int l = 1; l < V; ++l) dx[l] = zc[r].v[l] - zc[r].v[l - 1];
-        dx[V] = xp - zc[r].v[V - 1];
-        Vec<T> nw, dzp;
-#pragma unroll
-        for (int l = 0; l < V; ++l) {
-          const T u = zc[r].v[l];
-          dzp.v[l] = zp[r].v[l] - u;
-          // axis_shell_diff: (((xm - u) + (xp - u)) + ((ym - u) + (yp - u))) + ((zm - u) + (zp - u))
-          const T s = ((-dx[l] + dx[l + 1]) + ((ym.v[l] - u) + (yp.v[l] - u))) + (-dzm[r].v[l] + dzp.v[l]);
-          const T v = fma(w, s, ex::leapfrog(u, old[r].v[l]));
-          nw.v[l] = vx * V + l < L.nx ? v : T(0);
-        }
-        if (store[r]) store_vec(out + r * g.pitch, nw);
-        dzm[r] = dzp;
-      }
-#pragma unroll
-      for (int r = 0; r < R; ++r) zc[r] = zp[r];
-    }
-  }
-}
-
-// The interior points of the block's np planes from k0 on, both fields: from the field
-// arrays into shared memory (ToChip) or back.
-template <class T, bool ToChip>
-__device__ __forceinline__ void copy_planes(T* f0, T* f1, T* cur, T* prev, const OnChipLayout& g,
-                                            const FieldLayout& L, int k0, int np) {
-  for (int e = (int)threadIdx.x; e < np * L.nx * L.ny; e += (int)blockDim.x) {
-    const int i = e % L.nx, j = (e / L.nx) % L.ny, p = e / (L.nx * L.ny);
-    const int64_t q = L.index(i, j, k0 + p);
-    const int s = p * g.plane + local_offset<T>(g, i, j);
-    if constexpr (ToChip) {
-      f0[s] = cur[q];
-      f1[s] = prev[q];
-    } else {
-      cur[q] = f0[s];
-      prev[q] = f1[s];
-    }
   }
 }
 
@@ -312,20 +104,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   T* upper = rank + 1 < g.blocks ? cluster.map_shared_rank(f0, (unsigned)(rank + 1)) : nullptr;
   const size_t field = (size_t)g.planes * g.plane;  // the second field's offset, the same in every block
 
-  // The tiles of the block's planes (tiles are one plane deep).
-  const int per_plane = io.tiles.nx * io.tiles.ny;
-  const int t0 = k0 * per_plane, t1 = (k0 + np) * per_plane;
-  const int b0 = IO && io.bnd_start ? io.bnd_start[t0] : 0, b1 = IO && io.bnd_start ? io.bnd_start[t1] : 0;
-  const int s0 = IO && io.solid_start ? io.solid_start[t0] : 0, s1 = IO && io.solid_start ? io.solid_start[t1] : 0;
-  const int q0 = IO && io.src_start ? io.src_start[t0] : 0, q1 = IO && io.src_start ? io.src_start[t1] : 0;
-  // This thread's first source (q0 + tid) and where it lies; its value of each step is
-  // loaded at the step's start, so the load's latency passes during the interior update.
-  const int my_src = q0 + tid;
-  int my_src_at = 0;
-  if (IO && my_src < q1) {
-    const FieldLayout::Point pt = local_point(L, io.src[my_src].index);
-    my_src_at = (pt.k - k0) * g.plane + local_offset<T>(g, pt.i, pt.j);
-  }
+  const BlockNodes n = block_nodes<T, IO>(io, g, L, k0, np);
   const int ntaps = IO && io.nrec > 0 ? io.tap_start[io.nrec] : 0;
   const bool taps_cached = ntaps <= kCachedTaps;
   if (IO && rank == 0 && taps_cached)
@@ -348,47 +127,12 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     sv.above = upper ? upper + (even ? 0 : field) : nullptr;
     T my_add = T(0);
     if constexpr (IO) {
-      if (my_src < q1)
-        my_add = io.src_value ? io.src_value[(size_t)s * io.nsrc + my_src]
-                              : source_addition<T>(io.src[my_src], io.step0 + s, io.dt);
+      if (n.my_src < n.q1) my_add = source_of_step(io, n.my_src, s);
       if (s > 0 && receivers) record_receivers<T>(cluster, uc, g, L, io, cached, io.slot0 + s - 1);
-      if (b1 > b0) {
-        for (int b = b0 + tid; b < b1; b += nth) {
-          const FieldLayout::Point pt = local_point(L, io.bnd_node[b]);
-          const int p = pt.k - k0;
-          const uint8_t m = io.bnd_mask[b];
-          const T nb[6] = {(m & 1u) ? sv.at(g, pt.i - 1, pt.j, p) : T(0), (m & 2u) ? sv.at(g, pt.i + 1, pt.j, p) : T(0),
-                           (m & 4u) ? sv.at(g, pt.i, pt.j - 1, p) : T(0), (m & 8u) ? sv.at(g, pt.i, pt.j + 1, p) : T(0),
-                           (m & 16u) ? sv.at(g, pt.i, pt.j, p - 1) : T(0), (m & 32u) ? sv.at(g, pt.i, pt.j, p + 1) : T(0)};
-          const int o = p * g.plane + local_offset<T>(g, pt.i, pt.j);
-          io.side[b] = boundary_value(uc[o], nb, un[o], m, io.bnd_nfixed[b], io.bnd_cd[b], io.bnd_cl[b]);
-        }
-        __syncthreads();  // the side values read u^{n-1} at nodes the interior update overwrites
-      }
+      boundary_side_values<T>(sv, uc, un, g, L, io, n, k0);
     }
     interior_update<T>(sv, un, g, L, w, 0, np);
-    if constexpr (IO) {
-      if (b1 > b0 || s1 > s0) {
-        __syncthreads();  // the interior values of those nodes are written before they are replaced
-        for (int b = b0 + tid; b < b1; b += nth) {
-          const FieldLayout::Point pt = local_point(L, io.bnd_node[b]);
-          un[(pt.k - k0) * g.plane + local_offset<T>(g, pt.i, pt.j)] = io.side[b];
-        }
-        for (int x = s0 + tid; x < s1; x += nth) {
-          const FieldLayout::Point pt = local_point(L, io.solid[x]);
-          un[(pt.k - k0) * g.plane + local_offset<T>(g, pt.i, pt.j)] = T(0);
-        }
-      }
-      if (q1 > q0) {
-        __syncthreads();  // a source adds to the node's final value
-        if (my_src < q1) atomicAdd(un + my_src_at, my_add);
-        for (int x = my_src + nth; x < q1; x += nth) {
-          const FieldLayout::Point pt = local_point(L, io.src[x].index);
-          atomicAdd(un + (pt.k - k0) * g.plane + local_offset<T>(g, pt.i, pt.j),
-                    io.src_value ? io.src_value[(size_t)s * io.nsrc + x] : source_addition<T>(io.src[x], io.step0 + s, io.dt));
-        }
-      }
-    }
+    if constexpr (IO) finish_nodes<T>(un, g, L, io, n, k0, np, s, my_add);
     cluster.sync();  // u^{n+1} of every block is final before the next step reads it
   }
   if constexpr (IO) {
@@ -399,38 +143,11 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
 #endif
 }
 
-std::string block_error_onchip(const Stencil&, Precision, const BlockShape& b) {
-  if (b.x < 1 || b.y < 1 || b.z != 1 || b.threads() > kMaxThreads || b.threads() % 32 != 0)
-    return "block " + std::to_string(b.x) + "x" + std::to_string(b.y) + "x" + std::to_string(b.z) +
-           " is not allowed: z 1, x * y a multiple of 32 and at most " + std::to_string(kMaxThreads) +
-           " (the threads of each block; the walls and sources are grouped by its x and y)";
-  return "";
-}
+std::string block_error_onchip(const Stencil&, Precision, const BlockShape& b) { return onchip::block_error(b); }
 
 BlockShape block_for_onchip(const Stencil&, Precision) { return BlockShape{32, 16, 1}; }
 
-// The device facts the launch needs, cached per device.
-struct DeviceFacts {
-  int major = 0;
-  size_t smem_optin = 0;
-};
-std::mutex facts_mutex;
-std::map<int, DeviceFacts> facts_cache;
 std::map<std::tuple<int, const void*, int, size_t, int>, bool> fits_cache;  // (dev, kernel, threads, smem, cluster)
-
-DeviceFacts device_facts() {
-  int dev = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
-  std::lock_guard<std::mutex> lock(facts_mutex);
-  auto it = facts_cache.find(dev);
-  if (it != facts_cache.end()) return it->second;
-  DeviceFacts f;
-  int optin = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&f.major, cudaDevAttrComputeCapabilityMajor, dev));
-  CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  f.smem_optin = (size_t)optin;
-  return facts_cache[dev] = f;
-}
 
 // A block's dynamic shared memory: both fields of its planes, then block 0's cached taps.
 template <class T>
@@ -443,10 +160,7 @@ size_t onchip_smem_bytes(const OnChipLayout& g) {
 // naming the sizes when none does.
 template <class T>
 OnChipLayout onchip_layout(const FieldLayout& L, size_t smem_optin) {
-  OnChipLayout g;
-  g.vx = (L.nx + kVec<T> - 1) / kVec<T>;
-  g.pitch = (g.vx + 2) * kVec<T>;
-  g.plane = g.pitch * (L.ny + 2);
+  OnChipLayout g = row_layout<T>(L);
   g.planes = (L.nz + kMaxCluster - 1) / kMaxCluster;
   g.blocks = (L.nz + g.planes - 1) / g.planes;
   const size_t bytes = onchip_smem_bytes<T>(g);
@@ -517,7 +231,7 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   {
     int devno = 0;
     CUDA_CHECK(cudaGetDevice(&devno));
-    std::lock_guard<std::mutex> lock(facts_mutex);
+    std::lock_guard<std::mutex> lock(facts_mutex());
     const auto key = std::make_tuple(devno, kernel, threads, smem, g.blocks);
     auto it = fits_cache.find(key);
     if (it == fits_cache.end()) {

@@ -17,6 +17,7 @@ void register_temporal_2step_vec_kernels(KernelRegistry& r);  // temporal_2step_
 void register_zstream_fused_kernels(KernelRegistry& r);   // zstream_fused.cu
 void register_zstream_fused_vec_kernels(KernelRegistry& r);  // zstream_fused_vec.cu
 void register_cluster_onchip_kernels(KernelRegistry& r);  // cluster_onchip.cu
+void register_spread_onchip_kernels(KernelRegistry& r);   // spread_onchip.cu
 
 void register_extra_kernel_families(KernelRegistry& r) {
   register_webb_shared_kernels(r);
@@ -32,6 +33,7 @@ void register_extra_kernel_families(KernelRegistry& r) {
   register_zstream_fused_kernels(r);
   register_zstream_fused_vec_kernels(r);
   register_cluster_onchip_kernels(r);
+  register_spread_onchip_kernels(r);
 }
 
 }  // namespace ws

@@ -1,0 +1,359 @@
+// A persistent 7-point kernel for grids whose two fields fit in the shared memory of the
+// whole GPU (up to one block per SM, 227 KiB each on compute capability 9.0: about 3.7 M
+// points in float on 132 SMs): the fields are loaded once per launch, stay on chip for
+// every step of it, and are written back at its end. Where cluster_onchip.cu puts the
+// grid into the 16 SMs of one cluster, this kernel spreads it over every SM, so each SM
+// updates a tenth of the points per step; the price is that neighbouring blocks exchange
+// their edge planes through L2 instead of distributed shared memory, and meet through
+// flags instead of a hardware barrier.
+//
+// Block r owns the z planes [r P, r P + P) (the last block fewer), both fields of them, in
+// onchip_planes.cuh's layout (the update, walls, obstacles and sources are that file's).
+// Each step it also stores its first and last planes of u^{n+1} into `edges` (global
+// memory, two parities: the planes of u^{n+1} never overwrite those of u^n a neighbour may
+// still read), then raises its flag to the number of steps published. A block starts a
+// step once both neighbours' flags say their u^n planes are out: a wait on two flags, not
+// on the grid, so blocks run up to a step apart and no grid-wide barrier lies on the path.
+// The parity suffices: a block writes parity (n+1) % 2 only after both neighbours have
+// published u^n, that is, finished the step that read parity (n-1) % 2.
+//
+// Receivers: a receiver is recorded by the block that owns the lowest plane of its taps, at
+// the start of the next step, from its own planes and the block above's first plane in
+// `edges`. A receiver whose taps span more than two planes cannot be read so, and the
+// launch refuses it (trilinear taps span two).
+//
+// The launch is cooperative: every block is resident at once, which the flags need.
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "core/cuda_check.hpp"
+#include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/multi_step_one.hpp"
+#include "cuda/kernels/onchip_planes.cuh"
+#include "cuda/kernels/seven_point.hpp"
+#include "cuda/step_io.hpp"
+#include "cuda/tiled_step.hpp"
+
+namespace ws {
+
+namespace {
+
+using namespace onchip;
+
+__device__ __forceinline__ int load_acquire(const int* p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+__device__ __forceinline__ void store_release(int* p, int v) {
+  asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// Waits until the blocks below and above have published `published` steps (their planes of
+// u^n for n = published - 1 are in `edges`). Two warps poll, one per neighbour (one warp
+// both in a block of 32 threads); their acquires and the block barrier order every
+// thread's later loads after the flags.
+__device__ __forceinline__ void wait_for_neighbours(const int* flags, int rank, int blocks, int published) {
+  if (threadIdx.x == 0 && rank > 0)
+    while (load_acquire(flags + rank - 1) < published) {
+    }
+  if (threadIdx.x == (blockDim.x > 32 ? 32u : 0u) && rank + 1 < blocks)
+    while (load_acquire(flags + rank + 1) < published) {
+    }
+  __syncthreads();
+}
+
+// After the block barrier, every thread's stores to `edges` are ordered before the release.
+__device__ __forceinline__ void publish_steps(int* flags, int rank, int published) {
+  __syncthreads();
+  if (threadIdx.x == 0) store_release(flags + rank, published);
+}
+
+// The block's first and last planes of field f into `edges` (at launch start, for u^n).
+template <class T>
+__device__ void copy_edge_planes(const T* f, T* edges, const OnChipLayout& g, const FieldLayout& L, int k0, int np) {
+  const int per_plane = g.vx * L.ny;
+  const int planes = np > 1 ? 2 : 1;
+  for (int e = (int)threadIdx.x; e < planes * per_plane; e += (int)blockDim.x) {
+    const int p = e < per_plane ? 0 : np - 1;
+    const int v = e % per_plane;
+    const int o = local_offset<T>(g, (v % g.vx) * kVec<T>, v / g.vx);
+    store_vec(edges + (size_t)(k0 + p) * g.plane + o, load_vec(f + p * g.plane + o));
+  }
+}
+
+// u^n at global plane k, offset o of its plane: from the block's own planes or, for the
+// plane above its last, from the block above's first in `edges`.
+template <class T>
+__device__ __forceinline__ T value_at(const T* uc, const T* edges, const OnChipLayout& g, int k0, int np, int k, int o) {
+  return k < k0 + np ? uc[(k - k0) * g.plane + o] : edges[(size_t)k * g.plane + o];
+}
+
+// receiver_sample's sum (weights in double, in tap order) of every receiver whose lowest
+// tap plane is the block's, over u^n.
+template <class T>
+__device__ void record_receivers(const T* uc, const T* edges, const OnChipLayout& g, const FieldLayout& L,
+                                 const TiledStepData<T>& io, int k0, int np, long long slot) {
+  for (int q = (int)threadIdx.x; q < io.nrec; q += (int)blockDim.x) {
+    const int t0 = io.tap_start[q], t1 = io.tap_start[q + 1];
+    int lowest = L.nz;
+    for (int t = t0; t < t1; ++t) lowest = min(lowest, local_point(L, io.taps[t].index).k);
+    if (lowest < k0 || lowest >= k0 + np) continue;
+    double v = 0.0;
+    for (int t = t0; t < t1; ++t) {
+      const FieldLayout::Point pt = local_point(L, io.taps[t].index);
+      v += io.taps[t].weight * (double)value_at(uc, edges, g, k0, np, pt.k, local_offset<T>(g, pt.i, pt.j));
+    }
+    io.rec_buf[slot * io.nrec + q] = T(v);
+  }
+}
+
+template <class T, bool IO>
+__global__ void __launch_bounds__(kMaxThreads, 1)
+    spread_onchip_kernel(T* cur, T* prev, int steps, FieldLayout L, T w, OnChipLayout g, TiledStepData<T> io,
+                         T* edges, int* flags) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const int rank = (int)blockIdx.x;
+  T* f0 = reinterpret_cast<T*>(smem_raw);   // cur's planes
+  T* f1 = f0 + (size_t)g.planes * g.plane;  // prev's
+  const int k0 = rank * g.planes;
+  const int np = min(g.planes, L.nz - k0);
+  const int tid = (int)threadIdx.x, nth = (int)blockDim.x;
+  const size_t parity = (size_t)L.nz * g.plane;  // elements of one parity of `edges`
+
+  // Both fields of the block's planes, the halo ring zero; u^n's edge planes published.
+  for (int e = tid; e < 2 * g.planes * g.plane; e += nth) f0[e] = T(0);
+  __syncthreads();
+  copy_planes<T, true>(f0, f1, cur, prev, g, L, k0, np);
+  __syncthreads();
+  copy_edge_planes<T>(f0, edges, g, L, k0, np);
+  publish_steps(flags, rank, 1);
+
+  const BlockNodes n = block_nodes<T, IO>(io, g, L, k0, np);
+  const bool receivers = IO && io.nrec > 0;
+  for (int s = 0; s < steps; ++s) {
+    const bool even = s % 2 == 0;
+    T* uc = even ? f0 : f1;
+    T* un = even ? f1 : f0;
+    const T* edges_c = edges + (even ? 0 : parity);  // u^n's edge planes
+    T* edges_n = edges + (even ? parity : 0);        // u^{n+1}'s
+    wait_for_neighbours(flags, rank, g.blocks, s + 1);
+    StepView<T> sv;
+    sv.uc = uc;
+    sv.np = np;
+    sv.below = rank > 0 ? edges_c + (size_t)(k0 - 1) * g.plane : nullptr;
+    sv.above = rank + 1 < g.blocks ? edges_c + (size_t)(k0 + np) * g.plane : nullptr;
+    T my_add = T(0);
+    if constexpr (IO) {
+      if (n.my_src < n.q1) my_add = source_of_step(io, n.my_src, s);
+      if (s > 0 && receivers) record_receivers<T>(uc, edges_c, g, L, io, k0, np, io.slot0 + s - 1);
+      boundary_side_values<T>(sv, uc, un, g, L, io, n, k0);
+    }
+    interior_update<T, true>(sv, un, g, L, w, 0, np, edges_n, k0);
+    if constexpr (IO) finish_nodes<T, true>(un, g, L, io, n, k0, np, s, my_add, edges_n);
+    publish_steps(flags, rank, s + 2);
+  }
+  if constexpr (IO) {
+    if (steps > 0 && receivers) {
+      wait_for_neighbours(flags, rank, g.blocks, steps + 1);
+      record_receivers<T>(steps % 2 == 1 ? f1 : f0, edges + (steps % 2 == 1 ? parity : 0), g, L, io, k0, np,
+                          io.slot0 + steps - 1);
+    }
+  }
+  copy_planes<T, false>(f0, f1, cur, prev, g, L, k0, np);
+}
+
+std::string block_error_spread(const Stencil&, Precision, const BlockShape& b) { return onchip::block_error(b); }
+
+BlockShape block_for_spread(const Stencil&, Precision) { return BlockShape{32, 16, 1}; }
+
+// A block's dynamic shared memory: both fields of its planes.
+template <class T>
+size_t spread_smem_bytes(const OnChipLayout& g) {
+  return 2 * (size_t)g.planes * g.plane * sizeof(T);
+}
+
+// One block per SM at most, each with the fewest planes that make that many blocks enough;
+// throws std::invalid_argument naming the sizes when their shared memory does not hold them.
+template <class T>
+OnChipLayout spread_layout(const FieldLayout& L, const DeviceFacts& dev) {
+  OnChipLayout g = row_layout<T>(L);
+  g.planes = (L.nz + dev.sms - 1) / dev.sms;
+  g.blocks = (L.nz + g.planes - 1) / g.planes;
+  const size_t bytes = spread_smem_bytes<T>(g);
+  if (bytes > dev.smem_optin) {
+    const size_t per_plane = 2 * (size_t)g.plane * sizeof(T);
+    const long long max_nz = (long long)(dev.smem_optin / per_plane) * dev.sms;
+    throw std::invalid_argument(
+        "kernel 'spread_onchip': the grid's " + std::to_string(L.nx) + "x" + std::to_string(L.ny) + "x" +
+        std::to_string(L.nz) + " points need " + std::to_string(bytes >> 10) + " KiB of shared memory per block (" +
+        std::to_string(g.planes) + " planes of both fields, one block on each of the device's " +
+        std::to_string(dev.sms) + " SMs), more than the " + std::to_string(dev.smem_optin >> 10) +
+        " KiB a block may have; with planes of " + std::to_string(L.nx) + "x" + std::to_string(L.ny) +
+        " it runs at most " + std::to_string(max_nz) + " planes in " + to_string(precision_of<T>()));
+  }
+  return g;
+}
+
+// Why the grid cannot run here ("" when it can): the shared memory of the device's SMs.
+std::string grid_error_spread(int nx, int ny, int nz, Precision p) {
+  try {
+    const DeviceFacts dev = device_facts();
+    FieldLayout L;
+    L.nx = nx, L.ny = ny, L.nz = nz;
+    if (p == Precision::Float) (void)spread_layout<float>(L, dev);
+    else (void)spread_layout<double>(L, dev);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The flags and both parities of every plane in the on-chip layout, in the caller's scratch
+// fields when they hold them, else in memory allocated on the stream for the launch (a
+// single step, or a run too short for the solver to have made its scratch) and freed after it.
+template <class T>
+class EdgeScratch {
+ public:
+  EdgeScratch(const MultiStepArgs<T>& a, const OnChipLayout& g, cudaStream_t stream) : stream_(stream) {
+    const size_t flag_bytes = ((size_t)g.blocks * sizeof(int) + 255) / 256 * 256;
+    const size_t need = flag_bytes + 2 * (size_t)a.layout.nz * g.plane * sizeof(T);
+    void* base = a.scratch;
+    if (!base || need > 2 * (size_t)a.layout.total * sizeof(T)) {
+      CUDA_CHECK(cudaMallocAsync(&own_, need, stream));
+      base = own_;
+    }
+    flags = reinterpret_cast<int*>(base);
+    edges = reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(base) + flag_bytes);
+  }
+  ~EdgeScratch() {
+    if (own_) (void)cudaFreeAsync(own_, stream_);  // a destructor does not throw; the stream reports later errors
+  }
+  EdgeScratch(const EdgeScratch&) = delete;
+  EdgeScratch& operator=(const EdgeScratch&) = delete;
+
+  int* flags = nullptr;
+  T* edges = nullptr;
+
+ private:
+  cudaStream_t stream_;
+  void* own_ = nullptr;
+};
+
+std::mutex fits_mutex;
+std::map<std::tuple<int, const void*, int, size_t>, int> fits_cache;  // (dev, kernel, threads, smem): blocks per SM
+
+template <class T>
+int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  if (a.steps <= 0) return 0;
+  const std::string why = block_error_spread(*a.stencil, precision_of<T>(), o.block);
+  if (!why.empty()) throw std::invalid_argument("kernel 'spread_onchip': " + why);
+  const DeviceFacts dev = device_facts();
+  const OnChipLayout g = spread_layout<T>(a.layout, dev);
+  const T w = seven_point_coeffs(StepArgs<T>{a.prev, a.cur, a.layout, a.stencil, a.lambda2}).neighbour;
+  TiledStepData<T> io;
+  if (a.io) io = *a.io;
+  else io.tiles = make_tile_grid(a.layout, TileShape{o.block.x, o.block.y, o.block.z});
+  if (io.tiles.shape.x != o.block.x || io.tiles.shape.y != o.block.y || io.tiles.shape.z != 1)
+    throw std::invalid_argument("kernel 'spread_onchip': the step data is grouped by tiles of another block");
+  if (a.io && a.io->nrec > 0 && a.io->tap_planes > 2)
+    throw std::invalid_argument("kernel 'spread_onchip': a receiver's taps span " + std::to_string(a.io->tap_planes) +
+                                " z planes; it records a receiver from at most two (nearest or trilinear taps)");
+  const bool with_io =
+      a.io && (a.io->bnd_count > 0 || a.io->solid_count > 0 || a.io->nsrc > 0 || a.io->nrec > 0);
+  const void* kernel = with_io ? (const void*)spread_onchip_kernel<T, true> : (const void*)spread_onchip_kernel<T, false>;
+  const size_t smem = spread_smem_bytes<T>(g);
+  const int threads = o.block.threads();
+  {
+    int devno = 0;
+    CUDA_CHECK(cudaGetDevice(&devno));
+    std::lock_guard<std::mutex> lock(fits_mutex);
+    const auto key = std::make_tuple(devno, kernel, threads, smem);
+    auto it = fits_cache.find(key);
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    if (it == fits_cache.end()) {
+      int per_sm = 0;
+      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+      it = fits_cache.emplace(key, per_sm).first;
+    }
+    if ((long long)it->second * dev.sms < g.blocks)
+      throw std::invalid_argument("kernel 'spread_onchip': this device cannot keep " + std::to_string(g.blocks) +
+                                  " blocks of " + std::to_string(threads) + " threads and " +
+                                  std::to_string(smem >> 10) + " KiB of shared memory resident at once");
+  }
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeCooperative;
+  attr[0].val.cooperative = 1;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3((unsigned)g.blocks);
+  cfg.blockDim = dim3((unsigned)threads);
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  // With sources, runs of at most src_value_steps steps, each after a small kernel that
+  // computes the run's source values (as cluster_onchip.cu); each run starts its flags at 0.
+  const bool values = with_io && io.nsrc > 0 && io.src_value && io.src_value_steps > 0;
+  if (!values) io.src_value = nullptr;
+  const int run_max = values ? io.src_value_steps : a.steps;
+  const EdgeScratch<T> parts(a, g, stream);
+  T* c = a.cur;
+  T* p = a.prev;
+  int launches = 0;
+  for (int s0 = 0; s0 < a.steps; s0 += run_max) {
+    const int run = std::min(a.steps - s0, run_max);
+    TiledStepData<T> d = io;
+    d.step0 = io.step0 + s0;
+    d.slot0 = io.slot0 + s0;
+    if (values) {
+      const int nv = io.nsrc * run;
+      source_values_kernel<T><<<(nv + 255) / 256, 256, 0, stream>>>(io.src, io.nsrc, nullptr, d.step0, run, io.dt,
+                                                                     io.src_value);
+      CUDA_CHECK_LAUNCH();
+      ++launches;
+    }
+    CUDA_CHECK(cudaMemsetAsync(parts.flags, 0, (size_t)g.blocks * sizeof(int), stream));
+    if (with_io)
+      CUDA_CHECK(cudaLaunchKernelEx(&cfg, spread_onchip_kernel<T, true>, c, p, run, a.layout, w, g, d, parts.edges,
+                                    parts.flags));
+    else
+      CUDA_CHECK(cudaLaunchKernelEx(&cfg, spread_onchip_kernel<T, false>, c, p, run, a.layout, w, g, d, parts.edges,
+                                    parts.flags));
+    CUDA_CHECK_LAUNCH();
+    ++launches;
+    if (run % 2) std::swap(c, p);  // u^n of the next run is where this one left it
+  }
+  return launches;
+}
+
+}  // namespace
+
+void register_spread_onchip_kernels(KernelRegistry& r) {
+  KernelVariant v;
+  v.id = "spread_onchip";
+  v.name = "persistent, the whole grid in the shared memory of every SM, edge planes through L2";
+  v.family = "ours";
+  v.stencils = "7pt";
+  v.supports = supports_seven_point;
+  v.default_block = {32, 16, 1};
+  v.block_for = block_for_spread;
+  v.block_error = block_error_spread;
+  v.grid_error = grid_error_spread;
+  v.block_uses_z = false;
+  v.has_readonly_toggle = false;
+  v.graph_capturable = false;  // it replaces the step graph: a launch is already many steps
+  v.launch_float = one_step_through_multi<float, launch_multi<float>>;
+  v.launch_double = one_step_through_multi<double, launch_multi<double>>;
+  v.multi_float = launch_multi<float>;
+  v.multi_double = launch_multi<double>;
+  v.multi_scratch_fields = 2;  // the flags and both parities of the edge planes
+  v.room_blocks = {{32, 16, 1}, {32, 8, 1}};
+  r.add(v);
+}
+
+}  // namespace ws

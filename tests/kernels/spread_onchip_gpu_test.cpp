@@ -1,0 +1,147 @@
+// spread_onchip on grids taller than the GPU has SMs: each block then owns several planes
+// (the last block fewer), its first and last planes are different planes, and a receiver
+// or source may lie on either side of a block's edge. Against the solver's per-step path
+// with the default 7-point kernel, from a random start, with absorbing, rigid and fixed
+// walls, sources and receivers; and the launches it refuses, by name.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "boundary/boundary_plan.hpp"
+#include "common/gpu.hpp"
+#include "common/random_field.hpp"
+#include "cuda/cuda_solver.hpp"
+
+namespace ws {
+namespace {
+
+constexpr double kDt = 1.0 / 16000;
+
+int sm_count() {
+  int dev = 0, sms = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+    return 0;
+  return sms;
+}
+
+struct TallRun {
+  std::vector<double> cur, prev;
+  std::vector<std::vector<double>> rec;
+};
+
+TallRun run_tall(Precision p, const std::string& kernel, int nz, const std::vector<int>& advances) {
+  const Stencil st = make_stencil("7pt");
+  auto s = make_cuda_solver(p, st, 21, 13, nz, st.courant_max, kDt, kernel);
+  BoxWalls w;
+  w.fill(WallCondition::with_absorption(0.35));
+  w[2] = WallCondition::rigid();
+  w[5] = WallCondition::fixed();
+  s->set_boundary(make_boundary_plan(s->layout(), w, {}, st.courant_max));
+  SourceSignal g;
+  g.kind = SignalKind::Gaussian;
+  g.width_s = 3 * kDt;
+  g.delay_s = 8 * kDt;
+  // Sources on a block's first and last plane (planes 3 and 5 with three planes a block),
+  // inside one, and on the top plane.
+  s->set_sources({{{9, 6, 3}, g, 1.0, Injection::Value, nullptr},
+                  {{4, 2, 5}, g, 0.5, Injection::Difference, nullptr},
+                  {{20, 12, nz / 2}, g, 0.8, Injection::Value, nullptr},
+                  {{10, 6, nz - 1}, g, 0.3, Injection::Value, nullptr}});
+  // Receivers: trilinear across blocks (planes 2-3 and 5-6), on a block's middle plane, in
+  // the top corner.
+  std::vector<ReceiverTaps> rec;
+  for (int k0 : {2, 5}) {
+    ReceiverTaps t;
+    for (int c = 0; c < 8; ++c) t.push_back({{7 + (c & 1), 4 + ((c >> 1) & 1), k0 + (c >> 2)}, 0.125});
+    rec.push_back(t);
+  }
+  rec.push_back({{{11, 7, 4}, 1.0}});
+  rec.push_back({{{20, 12, nz - 1}, 1.0}});
+  s->set_receiver_taps(rec);
+  s->write_state(testing::random_field(s->layout(), 71), testing::random_field(s->layout(), 72), 0);
+  TallRun r;
+  r.rec.assign(rec.size(), {});
+  for (int n : advances) {
+    s->advance(n);
+    auto got = s->take_receiver_samples();
+    for (size_t q = 0; q < rec.size(); ++q) r.rec[q].insert(r.rec[q].end(), got[q].begin(), got[q].end());
+  }
+  s->read_state(r.cur, r.prev);
+  return r;
+}
+
+// A grid of planes_per_block planes per SM, less one (the last block is short).
+void compare_tall(Precision p, double tol, int planes_per_block) {
+  WS_REQUIRE_GPU();
+  const int sms = sm_count();
+  ASSERT_GT(sms, 0);
+  const int nz = planes_per_block * sms - 1;
+  const std::vector<int> advances = {1, 5, 300, 2};
+  const TallRun ref = run_tall(p, default_kernel_for(make_stencil("7pt"), p), nz, advances);
+  const TallRun got = run_tall(p, "spread_onchip", nz, advances);
+  const FieldLayout L = make_layout(21, 13, nz, 1, p == Precision::Float ? 4 : 8);
+  const auto [d, m] = testing::max_diff(got.cur, ref.cur, L);
+  EXPECT_GT(m, 0.0);
+  EXPECT_LE(d, tol * m) << "u^n: max |diff| " << d << " of max |u| " << m;
+  const auto [dp, mp] = testing::max_diff(got.prev, ref.prev, L);
+  EXPECT_LE(dp, tol * mp) << "u^{n-1}: max |diff| " << dp << " of max |u| " << mp;
+  long long field_bits = 0, rec_bits = 0;
+  for (size_t q = 0; q < ref.cur.size(); ++q) field_bits += (got.cur[q] != ref.cur[q]) + (got.prev[q] != ref.prev[q]);
+  for (size_t q = 0; q < ref.rec.size(); ++q) {
+    ASSERT_EQ(got.rec[q].size(), ref.rec[q].size()) << "receiver " << q;
+    for (size_t n = 0; n < ref.rec[q].size(); ++n) {
+      EXPECT_NEAR(got.rec[q][n], ref.rec[q][n], tol * std::max(1.0, std::abs(ref.rec[q][n])))
+          << "receiver " << q << " sample " << n;
+      rec_bits += got.rec[q][n] != ref.rec[q][n];
+    }
+  }
+  std::printf("[ multi-step ] spread_onchip %s, 21x13x%d (%d planes a block on %d SMs): %lld field values and %lld "
+              "receiver samples differ in bits\n",
+              to_string(p), nz, planes_per_block, sms, field_bits, rec_bits);
+  EXPECT_EQ(field_bits, 0);
+  EXPECT_EQ(rec_bits, 0);
+}
+
+TEST(SpreadOnchip, TallGridWithThreePlanesABlockMatchesTheStepPathFloat) { compare_tall(Precision::Float, 1e-5, 3); }
+TEST(SpreadOnchip, TallGridWithTwoPlanesABlockMatchesTheStepPathDouble) { compare_tall(Precision::Double, 1e-12, 2); }
+
+// A grid whose fields do not fit in the SMs' shared memory is refused by set_kernel with
+// the sizes named; the running kernel stays and runs.
+TEST(SpreadOnchip, RefusesAGridBeyondTheSharedMemoryAndKeepsItsKernel) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  auto solver = make_cuda_solver(Precision::Float, st, 256, 256, 256, 0.5, kDt, "zstream_vec");
+  try {
+    solver->set_kernel("spread_onchip", LaunchOptions{{32, 16, 1}, true});
+    FAIL() << "a 256^3 grid was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("256x256x256"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("SMs"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(solver->kernel().id, "zstream_vec");
+  solver->advance(3);
+  EXPECT_EQ(solver->step(), 3);
+}
+
+// A receiver whose taps span three planes cannot be recorded by one block: the advance is
+// refused, naming the span.
+TEST(SpreadOnchip, RefusesAReceiverSpanningThreePlanes) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  auto solver = make_cuda_solver(Precision::Float, st, 20, 20, 20, 0.5, kDt, "spread_onchip");
+  solver->set_receiver_taps({{{{5, 5, 4}, 0.5}, {{5, 5, 6}, 0.5}}});
+  try {
+    solver->advance(10);
+    FAIL() << "a receiver over planes 4-6 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("span 3 z planes"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ws
