@@ -130,12 +130,24 @@ constexpr int kCachedTaps = 64;
 // vector's V + 1 x differences serve its V points twice each, and the z difference
 // towards plane p + 1 serves plane p + 1 again (negated) as its difference towards p.
 // The negation is an operand modifier of the addition: the same bits in fewer instructions.
+//
+// Hook: what the room changes in a row's new values before they are stored (spread_onchip's
+// walls, obstacles and sources by face class and column events); NoRoom: nothing.
+// hook.strip(vx, j0, k) at a strip's start (k: its first global plane), and
+// hook.row(r, k, i0, j, nw, u, old, xm, xp, ym, yp, zp, below) for each of its rows with
+// a grid row, below(l) the u^n under lane l (the other neighbours are the arguments).
 constexpr int kStripRows = 2;
 
-template <class T, bool Publish = false>
-__device__ __forceinline__ void interior_update(const StepView<T>& sv, T* un, const OnChipLayout& g,
-                                                const FieldLayout& L, T w, int pb, int pe, T* edges = nullptr,
-                                                int k0 = 0) {
+struct NoRoom {
+  __device__ __forceinline__ void strip(int, int, int) {}
+  template <class... A>
+  __device__ __forceinline__ void row(A&&...) {}
+};
+
+template <class T, bool Publish, class Hook>
+__device__ __forceinline__ void interior_update_hooked(const StepView<T>& sv, T* un, const OnChipLayout& g,
+                                                       const FieldLayout& L, T w, int pb, int pe, T* edges, int k0,
+                                                       Hook& hook) {
   constexpr int V = kVec<T>, R = kStripRows;
   const int lane = (int)(threadIdx.x & 31u);
   const int strips = g.vx * ((L.ny + R - 1) / R);
@@ -157,6 +169,7 @@ __device__ __forceinline__ void interior_update(const StepView<T>& sv, T* un, co
     // (distributed shared memory) their latency overlaps the column's first planes.
     const T* after = pe < sv.np ? sv.uc + pe * g.plane : sv.above;
     const T* before = pb > 0 ? sv.uc + (pb - 1) * g.plane : sv.below;
+    hook.strip(vx, j0, k0 + pb);
     Vec<T> zc[R], dzm[R];  // u^n of the plane being updated; u(p) - u(p-1)
 #pragma unroll
     for (int r = 0; r < R; ++r) {
@@ -202,6 +215,11 @@ __device__ __forceinline__ void interior_update(const StepView<T>& sv, T* un, co
           const T v = fma(w, s, ex::leapfrog(u, old[r].v[l]));
           nw.v[l] = vx * V + l < L.nx ? v : T(0);
         }
+        if (store[r])
+          hook.row(r, k0 + p, vx * V, j0 + r, nw, zc[r], old[r], xm, xp, ym, yp, zp[r], [&](int l) {
+            const int q = o + r * g.pitch + l;
+            return p > 0 ? sv.uc[(p - 1) * g.plane + q] : sv.below ? sv.below[q] : T(0);
+          });
         if (store[r]) {
           store_vec(out + r * g.pitch, nw);
           if (Publish && (p == 0 || p == sv.np - 1)) store_vec(edges + (size_t)(k0 + p) * g.plane + o + r * g.pitch, nw);
@@ -212,6 +230,14 @@ __device__ __forceinline__ void interior_update(const StepView<T>& sv, T* un, co
       for (int r = 0; r < R; ++r) zc[r] = zp[r];
     }
   }
+}
+
+template <class T, bool Publish = false>
+__device__ __forceinline__ void interior_update(const StepView<T>& sv, T* un, const OnChipLayout& g,
+                                                const FieldLayout& L, T w, int pb, int pe, T* edges = nullptr,
+                                                int k0 = 0) {
+  NoRoom none;
+  interior_update_hooked<T, Publish>(sv, un, g, L, w, pb, pe, edges, k0, none);
 }
 
 // The interior points of the block's np planes from k0 on, both fields: from the field

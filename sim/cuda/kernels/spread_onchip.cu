@@ -8,7 +8,9 @@
 // flags instead of a hardware barrier.
 //
 // Block r owns the z planes [r P, r P + P) (the last block fewer), both fields of them, in
-// onchip_planes.cuh's layout (the update, walls, obstacles and sources are that file's).
+// onchip_planes.cuh's layout (the update is that file's). Walls, obstacles and sources go
+// by face class and column events inside the update where the solver built them
+// (RoomByEvents, below), else by the tiles' lists of onchip_planes.cuh.
 // Each step it also stores its first and last planes of u^{n+1} into `edges` (global
 // memory, two parities: the planes of u^{n+1} never overwrite those of u^n a neighbour may
 // still read), then raises its flag to the number of steps published. A block starts a
@@ -32,6 +34,8 @@
 
 #include "core/cuda_check.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "cuda/column_events.hpp"
+#include "cuda/kernels/fused_steps.cuh"
 #include "cuda/kernels/multi_step_one.hpp"
 #include "cuda/kernels/onchip_planes.cuh"
 #include "cuda/kernels/seven_point.hpp"
@@ -113,7 +117,117 @@ __device__ void record_receivers(const T* uc, const T* edges, const OnChipLayout
   }
 }
 
-template <class T, bool IO>
+
+// The room inside the interior update, as zstream_fused_vec.cu does it: a node on a face of
+// the box takes its face class's boundary coefficients from the 27-entry table, and every
+// node the classes get wrong, every solid next to air and every source is an event listed
+// per group of a vector's columns (column_events.hpp, TiledStepData::grp, the group of
+// 16 bytes a vector is), found through the group's cursor at the strip's first plane and
+// then followed down the planes. The new values then go into shared memory and, on the
+// block's edge planes, into `edges` in the same store: no side buffer, no extra barrier.
+// (The tile lists' side buffer put a whole z face's nodes, one chain of dependent loads
+// after another, on the critical path of the two blocks holding them.)
+template <class T>
+struct RoomByEvents {
+  static constexpr int V = kVec<T>, R = kStripRows;
+  const TiledStepData<T>& io;
+  const FieldLayout& L;
+  const OnChipLayout& g;
+  T w;
+  const T* src_value;         // this step's source additions
+  const uint32_t* has_events;  // bit R c + r: strip c's row r has events in the block's planes
+  int e[R], e_end[R], next_k[R];
+
+  // A strip row without events in the block's planes (most of them) costs a shared-memory
+  // bit, not the cursor's chain of dependent loads, every step.
+  __device__ __forceinline__ void strip(int vx, int j0, int k) {
+    const int bit0 = (vx + g.vx * (j0 / R)) * R;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      next_k[r] = INT_MAX;
+      if (j0 + r < L.ny && (has_events[(bit0 + r) >> 5] >> ((bit0 + r) & 31) & 1u)) {
+        listed_events_at(io.grp, vx + g.vx * (j0 + r), k, e[r], e_end[r]);
+        if (e[r] < e_end[r]) next_k[r] = __ldg(io.grp.k + e[r]);
+      }
+    }
+  }
+
+  template <class Below>
+  __device__ __forceinline__ void row(int r, int k, int i0, int j, Vec<T>& nw, const Vec<T>& u, const Vec<T>& old,
+                                      T xm, T xp, const Vec<T>& ym, const Vec<T>& yp, const Vec<T>& zp, Below&& below) {
+    auto neighbours = [&](int l, T (&nb)[6]) {
+      nb[0] = l == 0 ? xm : u.v[l - 1];
+      nb[1] = l == V - 1 ? xp : u.v[l + 1];
+      nb[2] = ym.v[l];
+      nb[3] = yp.v[l];
+      nb[4] = below(l);
+      nb[5] = zp.v[l];
+    };
+    const int fy3 = 3 * (j == 0 ? 1 : j == L.ny - 1 ? 2 : 0), fz9 = k == 0 ? 9 : k == L.nz - 1 ? 18 : 0;
+    if (fy3 != 0 || fz9 != 0 || i0 == 0 || i0 + V >= L.nx) {
+#pragma unroll
+      for (int l = 0; l < V; ++l) {
+        const int cls = (i0 + l == 0 ? 1 : i0 + l == L.nx - 1 ? 2 : 0) + fy3 + fz9;  // as face_class
+        if (i0 + l < L.nx && cls != 0) {
+          const ClassCoeffs<T> cc = load_class_coeffs(io.class_coeffs + cls);
+          if (cc.on) {
+            T nb[6];
+            neighbours(l, nb);
+            nw.v[l] = boundary_value(u.v[l], nb, old.v[l], cc.mask, cc.n_fixed, cc.cd, cc.cl);
+          }
+        }
+      }
+    }
+    if (k != next_k[r]) return;
+    // The plane's events in their order, each applied to the lane its record names (a
+    // lane's boundary, solid or plain event before its sources); the interior update a
+    // plain event restores is recomputed (the same arithmetic, the same bits).
+    do {
+      const EventRecord<T> rec = load_event_record(io.grp.rec + e[r]);
+      const int lane = (rec.flags >> 16) & 0xff;
+#pragma unroll
+      for (int l = 0; l < V; ++l) {
+        if (l != lane) continue;
+        T nb[6];
+        neighbours(l, nb);
+        const T v_int = ex::seven_point_update(u.v[l], old.v[l], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
+        nw.v[l] = apply_event(rec.code, nw.v[l], v_int, u.v[l], nb, old.v[l], src_value, [&] {
+          return EventCoeffs<T>{(uint8_t)(rec.flags & 0xff), (uint8_t)((rec.flags >> 8) & 0xff), rec.cd, rec.cl};
+        });
+      }
+      ++e[r];
+    } while (e[r] < e_end[r] && __ldg(io.grp.k + e[r]) == k);
+    next_k[r] = e[r] < e_end[r] ? __ldg(io.grp.k + e[r]) : INT_MAX;
+  }
+};
+
+// The words of RoomByEvents::has_events: a bit per row of every strip of a plane.
+__host__ __device__ inline int event_words(const OnChipLayout& g) {
+  const int ny = g.plane / g.pitch - 2;
+  return (g.vx * ((ny + kStripRows - 1) / kStripRows) * kStripRows + 31) / 32;
+}
+
+// Sets the block's has_events bits (the words zeroed before).
+template <class T>
+__device__ void mark_event_rows(uint32_t* has_events, const TiledStepData<T>& io, const OnChipLayout& g,
+                                const FieldLayout& L, int k0, int np) {
+  const int strips = g.vx * ((L.ny + kStripRows - 1) / kStripRows);
+  for (int c = (int)threadIdx.x; c < strips; c += (int)blockDim.x) {
+    const int vx = c % g.vx, j0 = (c / g.vx) * kStripRows;
+    for (int r = 0; r < kStripRows && j0 + r < L.ny; ++r) {
+      int e = 0, e_end = 0;
+      listed_events_at(io.grp, vx + g.vx * (j0 + r), k0, e, e_end);
+      if (e < e_end && __ldg(io.grp.k + e) < k0 + np) atomicOr(has_events + ((c * kStripRows + r) >> 5), 1u << ((c * kStripRows + r) & 31));
+    }
+  }
+}
+
+// How a launch runs the room: none (the bare interior), the walls, solids and sources of
+// the block's tiles (onchip_planes.cuh: side buffer, scatter, atomic sources), or face
+// classes and column events inside the update (RoomByEvents), where the solver built them.
+enum class Room { Bare, Tiles, Events };
+
+template <class T, Room M>
 __global__ void __launch_bounds__(kMaxThreads, 1)
     spread_onchip_kernel(T* cur, T* prev, int steps, FieldLayout L, T w, OnChipLayout g, TiledStepData<T> io,
                          T* edges, int* flags) {
@@ -121,6 +235,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   const int rank = (int)blockIdx.x;
   T* f0 = reinterpret_cast<T*>(smem_raw);   // cur's planes
   T* f1 = f0 + (size_t)g.planes * g.plane;  // prev's
+  uint32_t* has_events = reinterpret_cast<uint32_t*>(f1 + (size_t)g.planes * g.plane);
   const int k0 = rank * g.planes;
   const int np = min(g.planes, L.nz - k0);
   const int tid = (int)threadIdx.x, nth = (int)blockDim.x;
@@ -132,9 +247,15 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   copy_planes<T, true>(f0, f1, cur, prev, g, L, k0, np);
   __syncthreads();
   copy_edge_planes<T>(f0, edges, g, L, k0, np);
+  if constexpr (M == Room::Events) {
+    for (int x = tid; x < event_words(g); x += nth) has_events[x] = 0u;
+    __syncthreads();
+    mark_event_rows<T>(has_events, io, g, L, k0, np);
+  }
   publish_steps(flags, rank, 1);
 
-  const BlockNodes n = block_nodes<T, IO>(io, g, L, k0, np);
+  constexpr bool IO = M != Room::Bare;
+  const BlockNodes n = block_nodes<T, M == Room::Tiles>(io, g, L, k0, np);
   const bool receivers = IO && io.nrec > 0;
   for (int s = 0; s < steps; ++s) {
     const bool even = s % 2 == 0;
@@ -148,14 +269,21 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     sv.np = np;
     sv.below = rank > 0 ? edges_c + (size_t)(k0 - 1) * g.plane : nullptr;
     sv.above = rank + 1 < g.blocks ? edges_c + (size_t)(k0 + np) * g.plane : nullptr;
-    T my_add = T(0);
     if constexpr (IO) {
-      if (n.my_src < n.q1) my_add = source_of_step(io, n.my_src, s);
       if (s > 0 && receivers) record_receivers<T>(uc, edges_c, g, L, io, k0, np, io.slot0 + s - 1);
-      boundary_side_values<T>(sv, uc, un, g, L, io, n, k0);
     }
-    interior_update<T, true>(sv, un, g, L, w, 0, np, edges_n, k0);
-    if constexpr (IO) finish_nodes<T, true>(un, g, L, io, n, k0, np, s, my_add, edges_n);
+    if constexpr (M == Room::Events) {
+      RoomByEvents<T> room{io, L, g, w, io.src_value ? io.src_value + (size_t)s * io.nsrc : nullptr, has_events};
+      interior_update_hooked<T, true>(sv, un, g, L, w, 0, np, edges_n, k0, room);
+    } else {
+      T my_add = T(0);
+      if constexpr (M == Room::Tiles) {
+        if (n.my_src < n.q1) my_add = source_of_step(io, n.my_src, s);
+        boundary_side_values<T>(sv, uc, un, g, L, io, n, k0);
+      }
+      interior_update<T, true>(sv, un, g, L, w, 0, np, edges_n, k0);
+      if constexpr (M == Room::Tiles) finish_nodes<T, true>(un, g, L, io, n, k0, np, s, my_add, edges_n);
+    }
     publish_steps(flags, rank, s + 2);
   }
   if constexpr (IO) {
@@ -172,10 +300,10 @@ std::string block_error_spread(const Stencil&, Precision, const BlockShape& b) {
 
 BlockShape block_for_spread(const Stencil&, Precision) { return BlockShape{32, 16, 1}; }
 
-// A block's dynamic shared memory: both fields of its planes.
+// A block's dynamic shared memory: both fields of its planes, then the has_events bits.
 template <class T>
 size_t spread_smem_bytes(const OnChipLayout& g) {
-  return 2 * (size_t)g.planes * g.plane * sizeof(T);
+  return 2 * (size_t)g.planes * g.plane * sizeof(T) + (size_t)event_words(g) * sizeof(uint32_t);
 }
 
 // One block per SM at most, each with the fewest planes that make that many blocks enough;
@@ -266,7 +394,14 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
                                 " z planes; it records a receiver from at most two (nearest or trilinear taps)");
   const bool with_io =
       a.io && (a.io->bnd_count > 0 || a.io->solid_count > 0 || a.io->nsrc > 0 || a.io->nrec > 0);
-  const void* kernel = with_io ? (const void*)spread_onchip_kernel<T, true> : (const void*)spread_onchip_kernel<T, false>;
+  const bool values = with_io && io.nsrc > 0 && io.src_value && io.src_value_steps > 0;
+  // Events need the face classes, the listing per vector group and, for sources, their
+  // values computed before each run.
+  const bool events = with_io && io.class_coeffs && io.grp.rec && io.grp.width == kVec<T> && (io.nsrc == 0 || values);
+  const Room mode = !with_io ? Room::Bare : events ? Room::Events : Room::Tiles;
+  const void* kernel = mode == Room::Bare    ? (const void*)spread_onchip_kernel<T, Room::Bare>
+                       : mode == Room::Tiles ? (const void*)spread_onchip_kernel<T, Room::Tiles>
+                                             : (const void*)spread_onchip_kernel<T, Room::Events>;
   const size_t smem = spread_smem_bytes<T>(g);
   const int threads = o.block.threads();
   {
@@ -298,7 +433,6 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   cfg.numAttrs = 1;
   // With sources, runs of at most src_value_steps steps, each after a small kernel that
   // computes the run's source values (as cluster_onchip.cu); each run starts its flags at 0.
-  const bool values = with_io && io.nsrc > 0 && io.src_value && io.src_value_steps > 0;
   if (!values) io.src_value = nullptr;
   const int run_max = values ? io.src_value_steps : a.steps;
   const EdgeScratch<T> parts(a, g, stream);
@@ -318,12 +452,15 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
       ++launches;
     }
     CUDA_CHECK(cudaMemsetAsync(parts.flags, 0, (size_t)g.blocks * sizeof(int), stream));
-    if (with_io)
-      CUDA_CHECK(cudaLaunchKernelEx(&cfg, spread_onchip_kernel<T, true>, c, p, run, a.layout, w, g, d, parts.edges,
-                                    parts.flags));
+    if (mode == Room::Events)
+      CUDA_CHECK(cudaLaunchKernelEx(&cfg, spread_onchip_kernel<T, Room::Events>, c, p, run, a.layout, w, g, d,
+                                    parts.edges, parts.flags));
+    else if (mode == Room::Tiles)
+      CUDA_CHECK(cudaLaunchKernelEx(&cfg, spread_onchip_kernel<T, Room::Tiles>, c, p, run, a.layout, w, g, d,
+                                    parts.edges, parts.flags));
     else
-      CUDA_CHECK(cudaLaunchKernelEx(&cfg, spread_onchip_kernel<T, false>, c, p, run, a.layout, w, g, d, parts.edges,
-                                    parts.flags));
+      CUDA_CHECK(cudaLaunchKernelEx(&cfg, spread_onchip_kernel<T, Room::Bare>, c, p, run, a.layout, w, g, d,
+                                    parts.edges, parts.flags));
     CUDA_CHECK_LAUNCH();
     ++launches;
     if (run % 2) std::swap(c, p);  // u^n of the next run is where this one left it
@@ -352,6 +489,8 @@ void register_spread_onchip_kernels(KernelRegistry& r) {
   v.multi_float = launch_multi<float>;
   v.multi_double = launch_multi<double>;
   v.multi_scratch_fields = 2;  // the flags and both parities of the edge planes
+  v.multi_event_vector_bytes = 16;  // the column events per group of a vector's columns
+  v.multi_uses_column_events = true;
   v.room_blocks = {{32, 16, 1}, {32, 8, 1}};
   r.add(v);
 }
