@@ -91,27 +91,78 @@ __device__ void copy_edge_planes(const T* f, T* edges, const OnChipLayout& g, co
   }
 }
 
-// u^n at global plane k, offset o of its plane: from the block's own planes or, for the
-// plane above its last, from the block above's first in `edges`.
-template <class T>
-__device__ __forceinline__ T value_at(const T* uc, const T* edges, const OnChipLayout& g, int k0, int np, int k, int o) {
-  return k < k0 + np ? uc[(k - k0) * g.plane + o] : edges[(size_t)k * g.plane + o];
+// The receivers a block records: those whose lowest tap plane is one of its planes (a
+// receiver without taps: block 0, its sum 0). Resolved once per launch into shared memory,
+// each tap as its offset in the block's planes or, for the plane above its last, in the
+// block above's first plane in `edges` (CachedTap::owner 0 or 1); a step then costs a
+// shared-memory read per tap and, for taps above, one L2 load, not the chain of dependent
+// loads through the step data that put about 5 us on the recording block's every step.
+// Blocks whose receivers have more than kCachedTaps taps in all resolve them every step.
+struct BlockReceivers {
+  int count, taps, overflow;
+  int q[kCachedTaps], first[kCachedTaps], n[kCachedTaps];
+  CachedTap tap[kCachedTaps];
+};
+
+__device__ __forceinline__ int lowest_tap_plane(const FieldLayout& L, const DeviceTap* taps, int t0, int t1) {
+  int lowest = t0 < t1 ? L.nz : 0;
+  for (int t = t0; t < t1; ++t) lowest = min(lowest, local_point(L, taps[t].index).k);
+  return lowest;
 }
 
-// receiver_sample's sum (weights in double, in tap order) of every receiver whose lowest
-// tap plane is the block's, over u^n.
 template <class T>
-__device__ void record_receivers(const T* uc, const T* edges, const OnChipLayout& g, const FieldLayout& L,
-                                 const TiledStepData<T>& io, int k0, int np, long long slot) {
+__device__ void cache_receivers(BlockReceivers& br, const OnChipLayout& g, const FieldLayout& L,
+                                const TiledStepData<T>& io, int k0, int np) {
+  if (threadIdx.x == 0) br.count = br.taps = br.overflow = 0;
+  __syncthreads();
   for (int q = (int)threadIdx.x; q < io.nrec; q += (int)blockDim.x) {
     const int t0 = io.tap_start[q], t1 = io.tap_start[q + 1];
-    int lowest = L.nz;
-    for (int t = t0; t < t1; ++t) lowest = min(lowest, local_point(L, io.taps[t].index).k);
+    const int lowest = lowest_tap_plane(L, io.taps, t0, t1);
+    if (lowest < k0 || lowest >= k0 + np) continue;
+    const int first = atomicAdd(&br.taps, t1 - t0), r = atomicAdd(&br.count, 1);
+    if (first + (t1 - t0) > kCachedTaps || r >= kCachedTaps) {
+      br.overflow = 1;
+      continue;
+    }
+    br.q[r] = q;
+    br.first[r] = first;
+    br.n[r] = t1 - t0;
+    for (int t = t0; t < t1; ++t) {
+      const FieldLayout::Point pt = local_point(L, io.taps[t].index);
+      const bool above = pt.k >= k0 + np;
+      br.tap[first + t - t0] = {above ? 1 : 0, (above ? 0 : (pt.k - k0) * g.plane) + local_offset<T>(g, pt.i, pt.j),
+                                io.taps[t].weight};
+    }
+  }
+  __syncthreads();
+}
+
+// receiver_sample's sum (weights in double, in tap order) of each of the block's receivers
+// over u^n (uc, the block's planes; edges, u^n's edge planes).
+template <class T>
+__device__ void record_receivers(const BlockReceivers& br, const T* uc, const T* edges, const OnChipLayout& g,
+                                 const FieldLayout& L, const TiledStepData<T>& io, int k0, int np, long long slot) {
+  const T* above = edges + (size_t)(k0 + np) * g.plane;
+  if (!br.overflow) {
+    for (int r = (int)threadIdx.x; r < br.count; r += (int)blockDim.x) {
+      double v = 0.0;
+      for (int t = br.first[r]; t < br.first[r] + br.n[r]; ++t) {
+        const CachedTap c = br.tap[t];
+        v += c.weight * (double)(c.owner ? above[c.offset] : uc[c.offset]);
+      }
+      io.rec_buf[slot * io.nrec + br.q[r]] = T(v);
+    }
+    return;
+  }
+  for (int q = (int)threadIdx.x; q < io.nrec; q += (int)blockDim.x) {
+    const int t0 = io.tap_start[q], t1 = io.tap_start[q + 1];
+    const int lowest = lowest_tap_plane(L, io.taps, t0, t1);
     if (lowest < k0 || lowest >= k0 + np) continue;
     double v = 0.0;
     for (int t = t0; t < t1; ++t) {
       const FieldLayout::Point pt = local_point(L, io.taps[t].index);
-      v += io.taps[t].weight * (double)value_at(uc, edges, g, k0, np, pt.k, local_offset<T>(g, pt.i, pt.j));
+      const int o = local_offset<T>(g, pt.i, pt.j);
+      v += io.taps[t].weight * (double)(pt.k < k0 + np ? uc[(pt.k - k0) * g.plane + o] : above[o]);
     }
     io.rec_buf[slot * io.nrec + q] = T(v);
   }
@@ -235,7 +286,8 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   const int rank = (int)blockIdx.x;
   T* f0 = reinterpret_cast<T*>(smem_raw);   // cur's planes
   T* f1 = f0 + (size_t)g.planes * g.plane;  // prev's
-  uint32_t* has_events = reinterpret_cast<uint32_t*>(f1 + (size_t)g.planes * g.plane);
+  BlockReceivers& br = *reinterpret_cast<BlockReceivers*>(f1 + (size_t)g.planes * g.plane);
+  uint32_t* has_events = reinterpret_cast<uint32_t*>(&br + 1);
   const int k0 = rank * g.planes;
   const int np = min(g.planes, L.nz - k0);
   const int tid = (int)threadIdx.x, nth = (int)blockDim.x;
@@ -257,6 +309,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   constexpr bool IO = M != Room::Bare;
   const BlockNodes n = block_nodes<T, M == Room::Tiles>(io, g, L, k0, np);
   const bool receivers = IO && io.nrec > 0;
+  if (receivers) cache_receivers<T>(br, g, L, io, k0, np);
   for (int s = 0; s < steps; ++s) {
     const bool even = s % 2 == 0;
     T* uc = even ? f0 : f1;
@@ -270,7 +323,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     sv.below = rank > 0 ? edges_c + (size_t)(k0 - 1) * g.plane : nullptr;
     sv.above = rank + 1 < g.blocks ? edges_c + (size_t)(k0 + np) * g.plane : nullptr;
     if constexpr (IO) {
-      if (s > 0 && receivers) record_receivers<T>(uc, edges_c, g, L, io, k0, np, io.slot0 + s - 1);
+      if (s > 0 && receivers) record_receivers<T>(br, uc, edges_c, g, L, io, k0, np, io.slot0 + s - 1);
     }
     if constexpr (M == Room::Events) {
       RoomByEvents<T> room{io, L, g, w, io.src_value ? io.src_value + (size_t)s * io.nsrc : nullptr, has_events};
@@ -289,7 +342,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   if constexpr (IO) {
     if (steps > 0 && receivers) {
       wait_for_neighbours(flags, rank, g.blocks, steps + 1);
-      record_receivers<T>(steps % 2 == 1 ? f1 : f0, edges + (steps % 2 == 1 ? parity : 0), g, L, io, k0, np,
+      record_receivers<T>(br, steps % 2 == 1 ? f1 : f0, edges + (steps % 2 == 1 ? parity : 0), g, L, io, k0, np,
                           io.slot0 + steps - 1);
     }
   }
@@ -300,10 +353,11 @@ std::string block_error_spread(const Stencil&, Precision, const BlockShape& b) {
 
 BlockShape block_for_spread(const Stencil&, Precision) { return BlockShape{32, 16, 1}; }
 
-// A block's dynamic shared memory: both fields of its planes, then the has_events bits.
+// A block's dynamic shared memory: both fields of its planes, its receivers, the
+// has_events bits.
 template <class T>
 size_t spread_smem_bytes(const OnChipLayout& g) {
-  return 2 * (size_t)g.planes * g.plane * sizeof(T) + (size_t)event_words(g) * sizeof(uint32_t);
+  return 2 * (size_t)g.planes * g.plane * sizeof(T) + sizeof(BlockReceivers) + (size_t)event_words(g) * sizeof(uint32_t);
 }
 
 // One block per SM at most, each with the fewest planes that make that many blocks enough;
@@ -397,7 +451,10 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   const bool values = with_io && io.nsrc > 0 && io.src_value && io.src_value_steps > 0;
   // Events need the face classes, the listing per vector group and, for sources, their
   // values computed before each run.
-  const bool events = with_io && io.class_coeffs && io.grp.rec && io.grp.width == kVec<T> && (io.nsrc == 0 || values);
+  // A room without boundary or solid nodes (fixed walls) keeps the tiles' path: its few
+  // sources cost a barrier in their blocks, where the events' checks cost every row.
+  const bool events = with_io && (io.bnd_count > 0 || io.solid_count > 0) && io.class_coeffs && io.grp.rec &&
+                      io.grp.width == kVec<T> && (io.nsrc == 0 || values);
   const Room mode = !with_io ? Room::Bare : events ? Room::Events : Room::Tiles;
   const void* kernel = mode == Room::Bare    ? (const void*)spread_onchip_kernel<T, Room::Bare>
                        : mode == Room::Tiles ? (const void*)spread_onchip_kernel<T, Room::Tiles>
