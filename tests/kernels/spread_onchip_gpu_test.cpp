@@ -110,6 +110,45 @@ void compare_tall(Precision p, double tol, int planes_per_block) {
 TEST(SpreadOnchip, TallGridWithThreePlanesABlockMatchesTheStepPathFloat) { compare_tall(Precision::Float, 1e-5, 3); }
 TEST(SpreadOnchip, TallGridWithTwoPlanesABlockMatchesTheStepPathDouble) { compare_tall(Precision::Double, 1e-12, 2); }
 
+// Rows of two vectors in float (7 points) and of two in double (3 points): every vector of a
+// row lies on an x face and ends inside the row's padding; walls of every kind, a source on
+// the middle plane, receivers on a face and across two planes.
+TEST(SpreadOnchip, NarrowRowsMatchTheStepPathBitForBit) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  for (Precision p : {Precision::Float, Precision::Double}) {
+    const int nx = p == Precision::Float ? 7 : 3;
+    std::vector<double> out[2], prev[2];
+    std::vector<std::vector<double>> rec[2];
+    for (int which = 0; which < 2; ++which) {
+      auto s = make_cuda_solver(p, st, nx, 9, 40, st.courant_max, kDt,
+                                which == 0 ? default_kernel_for(st, p) : std::string("spread_onchip"));
+      BoxWalls w;
+      w.fill(WallCondition::with_absorption(0.25));
+      w[0] = WallCondition::rigid();
+      w[4] = WallCondition::fixed();
+      s->set_boundary(make_boundary_plan(s->layout(), w, {}, st.courant_max));
+      SourceSignal g;
+      g.kind = SignalKind::Gaussian;
+      g.width_s = 2 * kDt;
+      g.delay_s = 6 * kDt;
+      s->set_sources({{{nx / 2, 4, 20}, g, 1.0, Injection::Value, nullptr}});
+      s->set_receiver_taps({{{{nx - 1, 8, 39}, 1.0}}, {{{0, 3, 11}, 0.5}, {{0, 3, 12}, 0.5}}});
+      s->write_state(testing::random_field(s->layout(), 81), testing::random_field(s->layout(), 82), 0);
+      s->advance(3);
+      s->advance(120);
+      s->read_state(out[which], prev[which]);
+      rec[which] = s->take_receiver_samples();
+    }
+    long long bits = 0;
+    for (size_t q = 0; q < out[0].size(); ++q) bits += (out[0][q] != out[1][q]) + (prev[0][q] != prev[1][q]);
+    EXPECT_EQ(bits, 0) << to_string(p);
+    ASSERT_EQ(rec[0].size(), rec[1].size());
+    for (size_t q = 0; q < rec[0].size(); ++q) EXPECT_EQ(rec[0][q], rec[1][q]) << to_string(p) << " receiver " << q;
+    EXPECT_GT(*std::max_element(out[1].begin(), out[1].end()), 0.0);
+  }
+}
+
 // A grid whose fields do not fit in the SMs' shared memory is refused by set_kernel with
 // the sizes named; the running kernel stays and runs.
 TEST(SpreadOnchip, RefusesAGridBeyondTheSharedMemoryAndKeepsItsKernel) {
