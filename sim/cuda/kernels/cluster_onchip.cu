@@ -248,34 +248,11 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
                                   std::to_string(g.blocks) + " blocks of " + std::to_string(threads) + " threads and " +
                                   std::to_string(smem >> 10) + " KiB of shared memory each");
   }
-  // With sources, runs of at most src_value_steps steps, each after a small kernel that
-  // computes the run's source values (the signals' double arithmetic stays out of the
-  // step); a run ends with the fields written back and the next one loads them again.
   const bool values = with_io && io.nsrc > 0 && io.src_value && io.src_value_steps > 0;
-  if (!values) io.src_value = nullptr;
-  const int run_max = values ? io.src_value_steps : a.steps;
-  T* c = a.cur;
-  T* p = a.prev;
-  int launches = 0;
-  for (int s0 = 0; s0 < a.steps; s0 += run_max) {
-    const int run = std::min(a.steps - s0, run_max);
-    TiledStepData<T> d = io;
-    d.step0 = io.step0 + s0;
-    d.slot0 = io.slot0 + s0;
-    if (values) {
-      const int n = io.nsrc * run;
-      source_values_kernel<T><<<(n + 255) / 256, 256, 0, stream>>>(io.src, io.nsrc, nullptr, d.step0, run, io.dt,
-                                                                    io.src_value);
-      CUDA_CHECK_LAUNCH();
-      ++launches;
-    }
+  return launch_source_runs(a, io, values, stream, [&](const TiledStepData<T>& d, T* c, T* p, int run) {
     if (with_io) CUDA_CHECK(cudaLaunchKernelEx(&cfg, cluster_onchip_kernel<T, true>, c, p, run, a.layout, w, g, d));
     else CUDA_CHECK(cudaLaunchKernelEx(&cfg, cluster_onchip_kernel<T, false>, c, p, run, a.layout, w, g, d));
-    CUDA_CHECK_LAUNCH();
-    ++launches;
-    if (run % 2) std::swap(c, p);  // u^n of the next run is where this one left it
-  }
-  return launches;
+  });
 }
 
 }  // namespace

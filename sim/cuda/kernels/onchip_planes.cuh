@@ -12,6 +12,7 @@
 // range of tiles); block.x * block.y is the number of threads per block.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <string>
@@ -404,6 +405,39 @@ OnChipLayout row_layout(const FieldLayout& L) {
   g.pitch = (g.vx + 2) * kVec<T>;
   g.plane = g.pitch * (L.ny + 2);
   return g;
+}
+
+// Steps `a.steps` as runs of at most src_value_steps steps when `values` (the sources'
+// additions computed by a small kernel before each run, so that the signals' double
+// arithmetic stays out of the step), else as one run; launch(d, cur, prev, run) queues one
+// run's kernel with d's step0 and slot0 set. A run ends with the fields written back, the
+// next loads them again. Returns the launches queued.
+template <class T, class Launch>
+int launch_source_runs(const MultiStepArgs<T>& a, TiledStepData<T> io, bool values, cudaStream_t stream,
+                       Launch&& launch) {
+  if (!values) io.src_value = nullptr;
+  const int run_max = values ? io.src_value_steps : a.steps;
+  T* c = a.cur;
+  T* p = a.prev;
+  int launches = 0;
+  for (int s0 = 0; s0 < a.steps; s0 += run_max) {
+    const int run = std::min(a.steps - s0, run_max);
+    TiledStepData<T> d = io;
+    d.step0 = io.step0 + s0;
+    d.slot0 = io.slot0 + s0;
+    if (values) {
+      const int n = io.nsrc * run;
+      source_values_kernel<T><<<(n + 255) / 256, 256, 0, stream>>>(io.src, io.nsrc, nullptr, d.step0, run, io.dt,
+                                                                    io.src_value);
+      CUDA_CHECK_LAUNCH();
+      ++launches;
+    }
+    launch(d, c, p, run);
+    CUDA_CHECK_LAUNCH();
+    ++launches;
+    if (run % 2) std::swap(c, p);  // u^n of the next run is where this one left it
+  }
+  return launches;
 }
 
 }  // namespace onchip

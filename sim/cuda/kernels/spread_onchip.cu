@@ -488,26 +488,9 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   cfg.stream = stream;
   cfg.attrs = attr;
   cfg.numAttrs = 1;
-  // With sources, runs of at most src_value_steps steps, each after a small kernel that
-  // computes the run's source values (as cluster_onchip.cu); each run starts its flags at 0.
-  if (!values) io.src_value = nullptr;
-  const int run_max = values ? io.src_value_steps : a.steps;
   const EdgeScratch<T> parts(a, g, stream);
-  T* c = a.cur;
-  T* p = a.prev;
-  int launches = 0;
-  for (int s0 = 0; s0 < a.steps; s0 += run_max) {
-    const int run = std::min(a.steps - s0, run_max);
-    TiledStepData<T> d = io;
-    d.step0 = io.step0 + s0;
-    d.slot0 = io.slot0 + s0;
-    if (values) {
-      const int nv = io.nsrc * run;
-      source_values_kernel<T><<<(nv + 255) / 256, 256, 0, stream>>>(io.src, io.nsrc, nullptr, d.step0, run, io.dt,
-                                                                     io.src_value);
-      CUDA_CHECK_LAUNCH();
-      ++launches;
-    }
+  // Each run starts its flags at 0.
+  return launch_source_runs(a, io, values, stream, [&](const TiledStepData<T>& d, T* c, T* p, int run) {
     CUDA_CHECK(cudaMemsetAsync(parts.flags, 0, (size_t)g.blocks * sizeof(int), stream));
     if (mode == Room::Events)
       CUDA_CHECK(cudaLaunchKernelEx(&cfg, spread_onchip_kernel<T, Room::Events>, c, p, run, a.layout, w, g, d,
@@ -518,11 +501,7 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
     else
       CUDA_CHECK(cudaLaunchKernelEx(&cfg, spread_onchip_kernel<T, Room::Bare>, c, p, run, a.layout, w, g, d,
                                     parts.edges, parts.flags));
-    CUDA_CHECK_LAUNCH();
-    ++launches;
-    if (run % 2) std::swap(c, p);  // u^n of the next run is where this one left it
-  }
-  return launches;
+  });
 }
 
 }  // namespace
