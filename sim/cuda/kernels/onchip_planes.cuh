@@ -223,7 +223,8 @@ __device__ __forceinline__ void interior_update_hooked(const StepView<T>& sv, T*
           });
         if (store[r]) {
           store_vec(out + r * g.pitch, nw);
-          if (Publish && (p == 0 || p == sv.np - 1)) store_vec(edges + (size_t)(k0 + p) * g.plane + o + r * g.pitch, nw);
+          if (Publish && (p == 0 || p == sv.np - 1))
+            store_vec(edges + (size_t)(k0 + p) * g.plane + o + r * g.pitch, nw);
         }
         dzm[r] = dzp;
       }
