@@ -149,6 +149,101 @@ TEST(SpreadOnchip, NarrowRowsMatchTheStepPathBitForBit) {
   }
 }
 
+// Rooms whose slow rows (the faces' and those with events) run apart from the bare update,
+// on grids of several planes a block: an obstacle across blocks' edges (rows with events
+// inside the block's planes, listed at launch start), a slab one plane thick like a table
+// top, sources on an x face and in the obstacle's shadow, receivers beside them; and rows of
+// one vector (every node of a row on a slow row). Against the per-step path, bit for bit.
+struct RoomCase {
+  int nx, ny, nz;
+  bool obstacle;
+};
+
+std::vector<std::vector<double>> run_room(Precision p, const std::string& kernel, const RoomCase& c,
+                                          std::vector<double>& cur, std::vector<double>& prev) {
+  const Stencil st = make_stencil("7pt");
+  auto s = make_cuda_solver(p, st, c.nx, c.ny, c.nz, st.courant_max, kDt, kernel);
+  BoxWalls w;
+  w.fill(WallCondition::with_absorption(0.3));
+  w[1] = WallCondition::rigid();
+  w[4] = WallCondition::with_admittance(0.7);
+  SolidNodes solids;
+  if (c.obstacle) {
+    solids.material.assign((size_t)c.nx * c.ny * c.nz, 0);
+    solids.admittance = {0.4, 0.05};
+    auto mark = [&](int i0, int i1, int j0, int j1, int k0, int k1, uint8_t m) {
+      for (int k = k0; k < k1; ++k)
+        for (int j = j0; j < j1; ++j)
+          for (int i = i0; i < i1; ++i) solids.material[i + (size_t)c.nx * (j + (size_t)c.ny * k)] = m;
+    };
+    mark(c.nx / 3, c.nx / 3 + 9, 4, 11, c.nz / 2 - 4, c.nz / 2 + 5, 1);  // a box across several blocks
+    mark(2, c.nx - 5, c.ny - 8, c.ny - 3, c.nz / 4, c.nz / 4 + 1, 2);      // a slab one plane thick
+  }
+  const BoundaryPlan plan = make_boundary_plan(s->layout(), w, solids, st.courant_max);
+  s->set_boundary(plan);
+  SourceSignal g;
+  g.kind = SignalKind::Gaussian;
+  g.width_s = 2 * kDt;
+  g.delay_s = 5 * kDt;
+  s->set_sources({{{0, c.ny / 2, c.nz / 3}, g, 1.0, Injection::Value, nullptr},
+                  {{c.nx / 2, 2, c.nz / 2 + 6}, g, 0.7, Injection::Difference, nullptr},
+                  {{c.nx - 1, c.ny - 1, c.nz - 1}, g, 0.4, Injection::Value, nullptr}});
+  s->set_receiver_taps({{{{1, c.ny / 2, c.nz / 3}, 1.0}},
+                        {{{c.nx / 2, 3, c.nz / 2 + 6}, 0.5}, {{c.nx / 2, 3, c.nz / 2 + 7}, 0.5}},
+                        {{{c.nx - 1, 0, 0}, 1.0}}});
+  auto a = testing::random_field(s->layout(), 91), b = testing::random_field(s->layout(), 92);
+  for (int64_t q : plan.solid) a[q] = b[q] = 0;  // the solids' nodes start at zero, as the solver leaves them
+  s->write_state(a, b, 0);
+  std::vector<std::vector<double>> rec(3);
+  for (int n : {1, 4, 161}) {
+    s->advance(n);
+    auto got = s->take_receiver_samples();
+    for (size_t q = 0; q < rec.size(); ++q) rec[q].insert(rec[q].end(), got[q].begin(), got[q].end());
+  }
+  s->read_state(cur, prev);
+  return rec;
+}
+
+void compare_room(Precision p, const RoomCase& c) {
+  const Stencil st = make_stencil("7pt");
+  std::vector<double> cur[2], prev[2];
+  std::vector<std::vector<double>> rec[2];
+  rec[0] = run_room(p, default_kernel_for(st, p), c, cur[0], prev[0]);
+  rec[1] = run_room(p, "spread_onchip", c, cur[1], prev[1]);
+  long long bits = 0;
+  for (size_t q = 0; q < cur[0].size(); ++q) bits += (cur[0][q] != cur[1][q]) + (prev[0][q] != prev[1][q]);
+  long long rec_bits = 0;
+  ASSERT_EQ(rec[0].size(), rec[1].size());
+  for (size_t q = 0; q < rec[0].size(); ++q) {
+    ASSERT_EQ(rec[0][q].size(), rec[1][q].size()) << "receiver " << q;
+    for (size_t n = 0; n < rec[0][q].size(); ++n) rec_bits += rec[0][q][n] != rec[1][q][n];
+  }
+  std::printf("[ multi-step ] spread_onchip %s room %dx%dx%d%s: %lld field values and %lld receiver samples "
+              "differ in bits\n",
+              to_string(p), c.nx, c.ny, c.nz, c.obstacle ? " with obstacles" : "", bits, rec_bits);
+  EXPECT_EQ(bits, 0);
+  EXPECT_EQ(rec_bits, 0);
+  EXPECT_GT(*std::max_element(cur[1].begin(), cur[1].end()), 0.0);
+}
+
+TEST(SpreadOnchip, RoomsWithObstaclesOverSeveralPlanesABlockMatchTheStepPathBitForBit) {
+  WS_REQUIRE_GPU();
+  const int sms = sm_count();
+  ASSERT_GT(sms, 0);
+  compare_room(Precision::Float, {37, 23, 2 * sms - 3, true});
+  compare_room(Precision::Double, {21, 19, 2 * sms + 1, true});
+  compare_room(Precision::Float, {45, 17, sms / 2, true});  // one plane a block
+}
+
+TEST(SpreadOnchip, RowsOfOneVectorMatchTheStepPathBitForBit) {
+  WS_REQUIRE_GPU();
+  const int sms = sm_count();
+  ASSERT_GT(sms, 0);
+  compare_room(Precision::Float, {4, 11, 2 * sms - 1, false});
+  compare_room(Precision::Double, {2, 9, sms + 3, false});
+  compare_room(Precision::Float, {3, 5, 29, false});  // one vector a row, ending in its padding
+}
+
 // A grid whose fields do not fit in the SMs' shared memory is refused by set_kernel with
 // the sizes named; the running kernel stays and runs.
 TEST(SpreadOnchip, RefusesAGridBeyondTheSharedMemoryAndKeepsItsKernel) {

@@ -134,13 +134,16 @@ constexpr int kCachedTaps = 64;
 //
 // Hook: what the room changes in a row's new values before they are stored (spread_onchip's
 // walls, obstacles and sources by face class and column events); NoRoom: nothing.
-// hook.strip(vx, j0, k) at a strip's start (k: its first global plane), and
+// hook.strip(vx, j0, k, store) at a strip's start (k: its first global plane; the hook may
+// clear store[r] to leave row j0 + r to another pass: it is then neither written nor
+// published, and its u^{n-1} stays as it was), and
 // hook.row(r, k, i0, j, nw, u, old, xm, xp, ym, yp, zp, below) for each of its rows with
 // a grid row, below(l) the u^n under lane l (the other neighbours are the arguments).
 constexpr int kStripRows = 2;
 
 struct NoRoom {
-  __device__ __forceinline__ void strip(int, int, int) {}
+  template <class... A>
+  __device__ __forceinline__ void strip(A&&...) {}
   template <class... A>
   __device__ __forceinline__ void row(A&&...) {}
 };
@@ -170,7 +173,7 @@ __device__ __forceinline__ void interior_update_hooked(const StepView<T>& sv, T*
     // (distributed shared memory) their latency overlaps the column's first planes.
     const T* after = pe < sv.np ? sv.uc + pe * g.plane : sv.above;
     const T* before = pb > 0 ? sv.uc + (pb - 1) * g.plane : sv.below;
-    hook.strip(vx, j0, k0 + pb);
+    hook.strip(vx, j0, k0 + pb, store);
     Vec<T> zc[R], dzm[R];  // u^n of the plane being updated; u(p) - u(p-1)
 #pragma unroll
     for (int r = 0; r < R; ++r) {

@@ -26,6 +26,7 @@
 //
 // The launch is cooperative: every block is resident at once, which the flags need.
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -191,7 +192,7 @@ struct RoomByEvents {
 
   // A strip row without events in the block's planes (most of them) costs a shared-memory
   // bit, not the cursor's chain of dependent loads, every step.
-  __device__ __forceinline__ void strip(int vx, int j0, int k) {
+  __device__ __forceinline__ void strip(int vx, int j0, int k, const bool (&)[R]) {
     const int bit0 = (vx + g.vx * (j0 / R)) * R;
 #pragma unroll
     for (int r = 0; r < R; ++r) {
@@ -274,21 +275,203 @@ __device__ void mark_event_rows(uint32_t* has_events, const TiledStepData<T>& io
   }
 }
 
+// The room apart from the bare update (Room::Faces). A row of a vector column (vx, j) is
+// slow when it lies on a face of the box (vx the first or last vector of a row, j the
+// first or last row) or has column events in the block's planes; every other row of every
+// plane that is not a z face runs the bare update, whose stores skip the slow rows
+// (SlowRows below); the z face planes run the same update with the face class's boundary
+// coefficients on every lane (FacePlane); and the slow rows run one vector column at a
+// time over the block's planes with the whole room's arithmetic (slow_column). The three
+// write disjoint nodes of u^{n+1} and read u^n, which no one writes during the step, and
+// each node's own u^{n-1}: no barrier between them. Every node's arithmetic is that of
+// RoomByEvents (the same bits), but the update of the rows without a face or an event
+// carries none of its code.
+template <class T>
+struct SlowRows {
+  static constexpr int R = kStripRows;
+  const uint32_t* has_events;  // RoomByEvents's bits
+  int vx_last, ny, gvx;
+
+  __device__ __forceinline__ bool has_event(int vx, int j) const {
+    const int bit = (vx + gvx * (j / R)) * R + j % R;
+    return (has_events[bit >> 5] >> (bit & 31)) & 1u;
+  }
+  __device__ __forceinline__ bool slow(int vx, int j) const { return j == 0 || j == ny - 1 || has_event(vx, j); }
+  __device__ __forceinline__ void strip(int vx, int j0, int, bool (&store)[R]) const {
+    const bool face = vx == 0 || vx == vx_last;
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+      if (store[r] && (face || slow(vx, j0 + r))) store[r] = false;
+  }
+  template <class... A>
+  __device__ __forceinline__ void row(A&&...) const {}
+};
+
+// A z face plane's rows that are not slow: each lane a node of the face class `cc`
+// (9: z = 0, 18: z = nz - 1; no x or y face), its boundary value where the class has one.
+template <class T>
+struct FacePlane : SlowRows<T> {
+  static constexpr int V = kVec<T>;
+  ClassCoeffs<T> cc;
+  int nx;
+
+  template <class Below>
+  __device__ __forceinline__ void row(int, int, int i0, int, Vec<T>& nw, const Vec<T>& u, const Vec<T>& old, T xm,
+                                      T xp, const Vec<T>& ym, const Vec<T>& yp, const Vec<T>& zp, Below&& below) const {
+    if (!cc.on) return;
+#pragma unroll
+    for (int l = 0; l < V; ++l) {
+      if (i0 + l >= nx) continue;
+      const T nb[6] = {l == 0 ? xm : u.v[l - 1], l == V - 1 ? xp : u.v[l + 1], ym.v[l], yp.v[l], below(l), zp.v[l]};
+      nw.v[l] = boundary_value(u.v[l], nb, old.v[l], cc.mask, cc.n_fixed, cc.cd, cc.cl);
+    }
+  }
+};
+
+// Vector column (vx, j) of every plane of the block: the interior update, the face class's
+// boundary value, the column's events (as RoomByEvents::row), stored and, on the block's
+// first and last planes, published.
+template <class T>
+__device__ void slow_column(const StepView<T>& sv, T* un, const OnChipLayout& g, const FieldLayout& L, T w,
+                            const TiledStepData<T>& io, const T* src_value, bool events, int vx, int j, T* edges,
+                            int k0) {
+  constexpr int V = kVec<T>;
+  const int i0 = vx * V, o = local_offset<T>(g, i0, j);
+  int e = 0, e_end = 0, next_k = INT_MAX;
+  if (events) {
+    listed_events_at(io.grp, vx + g.vx * j, k0, e, e_end);
+    if (e < e_end) next_k = __ldg(io.grp.k + e);
+  }
+  const int fy3 = 3 * (j == 0 ? 1 : j == L.ny - 1 ? 2 : 0);
+  Vec<T> zm = sv.below ? load_vec(sv.below + o) : zero_vec<T>();
+  Vec<T> zc = load_vec(sv.uc + o);
+  for (int p = 0; p < sv.np; ++p) {
+    const T* base = sv.uc + p * g.plane + o;
+    const Vec<T> zp = p + 1 < sv.np ? load_vec(base + g.plane) : sv.above ? load_vec(sv.above + o) : zero_vec<T>();
+    const Vec<T> ym = load_vec(base - g.pitch), yp = load_vec(base + g.pitch);
+    const T xm = vx == 0 ? T(0) : base[-1], xp = vx == g.vx - 1 ? T(0) : base[V];
+    T* out = un + p * g.plane + o;
+    const Vec<T> old = load_vec(out);
+    const int k = k0 + p, fz9 = k == 0 ? 9 : k == L.nz - 1 ? 18 : 0;
+    auto neighbours = [&](int l, T (&nb)[6]) {
+      nb[0] = l == 0 ? xm : zc.v[l - 1];
+      nb[1] = l == V - 1 ? xp : zc.v[l + 1];
+      nb[2] = ym.v[l];
+      nb[3] = yp.v[l];
+      nb[4] = zm.v[l];
+      nb[5] = zp.v[l];
+    };
+    Vec<T> nw;
+#pragma unroll
+    for (int l = 0; l < V; ++l) {
+      T nb[6];
+      neighbours(l, nb);
+      nw.v[l] = i0 + l < L.nx ? ex::seven_point_update(zc.v[l], old.v[l], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w)
+                              : T(0);
+      const int cls = (i0 + l == 0 ? 1 : i0 + l == L.nx - 1 ? 2 : 0) + fy3 + fz9;  // as face_class
+      if (i0 + l < L.nx && cls != 0) {
+        const ClassCoeffs<T> cc = load_class_coeffs(io.class_coeffs + cls);
+        if (cc.on) nw.v[l] = boundary_value(zc.v[l], nb, old.v[l], cc.mask, cc.n_fixed, cc.cd, cc.cl);
+      }
+    }
+    if (k == next_k) {
+      do {
+        const EventRecord<T> rec = load_event_record(io.grp.rec + e);
+        const int lane = (rec.flags >> 16) & 0xff;
+#pragma unroll
+        for (int l = 0; l < V; ++l) {
+          if (l != lane) continue;
+          T nb[6];
+          neighbours(l, nb);
+          const T v_int = ex::seven_point_update(zc.v[l], old.v[l], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
+          nw.v[l] = apply_event(rec.code, nw.v[l], v_int, zc.v[l], nb, old.v[l], src_value, [&] {
+            return EventCoeffs<T>{(uint8_t)(rec.flags & 0xff), (uint8_t)((rec.flags >> 8) & 0xff), rec.cd, rec.cl};
+          });
+        }
+        ++e;
+      } while (e < e_end && __ldg(io.grp.k + e) == k);
+      next_k = e < e_end ? __ldg(io.grp.k + e) : INT_MAX;
+    }
+    store_vec(out, nw);
+    if (p == 0 || p == sv.np - 1) store_vec(edges + (size_t)k * g.plane + o, nw);
+    zm = zc;
+    zc = zp;
+  }
+}
+
+// The block's slow rows: the x faces' vector columns (vx 0 and the last) of every row, the
+// y faces' rows (j 0 and ny - 1) between them, then the rows with events listed at launch
+// start (list_rows, `rows` of them, as vx + vx_count * j).
+struct SlowTasks {
+  int xcols, x_tasks, yrows, y_tasks, rows;
+  const int* list;
+
+  __device__ __forceinline__ int count() const { return x_tasks + y_tasks + rows; }
+  __device__ __forceinline__ void at(int t, const OnChipLayout& g, int ny, int& vx, int& j) const {
+    if (t < x_tasks) {
+      vx = t % xcols ? g.vx - 1 : 0;
+      j = t / xcols;
+    } else if (t < x_tasks + y_tasks) {
+      t -= x_tasks;
+      vx = 1 + t / yrows;
+      j = t % yrows ? ny - 1 : 0;
+    } else {
+      const int col = list[t - x_tasks - y_tasks];
+      vx = col % g.vx;
+      j = col / g.vx;
+    }
+  }
+};
+
+__device__ __forceinline__ SlowTasks slow_tasks(const OnChipLayout& g, int ny, const int* list, int rows) {
+  SlowTasks t;
+  t.xcols = g.vx > 1 ? 2 : 1;
+  t.x_tasks = t.xcols * ny;
+  t.yrows = ny > 1 ? 2 : 1;
+  t.y_tasks = max(g.vx - 2, 0) * t.yrows;
+  t.rows = rows;
+  t.list = list;
+  return t;
+}
+
+// Lists the rows with events that are not on an x or y face (those run anyway) into `list`
+// (the block's part of the scratch, vx_count * ny entries); returns their number to every
+// thread. The order does not matter: each row's nodes are its own.
+__device__ int list_event_rows(const uint32_t* has_events, int* list, int* count, const OnChipLayout& g, int ny) {
+  if (threadIdx.x == 0) *count = 0;
+  __syncthreads();
+  const int bits = g.vx * ((ny + kStripRows - 1) / kStripRows) * kStripRows;
+  for (int x = (int)threadIdx.x; x < (bits + 31) / 32; x += (int)blockDim.x) {
+    uint32_t word = has_events[x];
+    while (word) {
+      const int b = x * 32 + __ffs(word) - 1;
+      word &= word - 1;
+      const int c = b / kStripRows, vx = c % g.vx, j = (c / g.vx) * kStripRows + b % kStripRows;
+      if (vx == 0 || vx == g.vx - 1 || j == 0 || j >= ny - 1) continue;
+      list[atomicAdd(count, 1)] = vx + g.vx * j;
+    }
+  }
+  __syncthreads();
+  return *count;
+}
+
 // How a launch runs the room: none (the bare interior), the walls, solids and sources of
-// the block's tiles (onchip_planes.cuh: side buffer, scatter, atomic sources), or face
-// classes and column events inside the update (RoomByEvents), where the solver built them.
-enum class Room { Bare, Tiles, Events };
+// the block's tiles (onchip_planes.cuh: side buffer, scatter, atomic sources), face
+// classes and column events inside the update (RoomByEvents), or the same apart from the
+// bare update (SlowRows, FacePlane, slow_column), where the solver built them.
+enum class Room { Bare, Tiles, Events, Faces };
 
 template <class T, Room M>
 __global__ void __launch_bounds__(kMaxThreads, 1)
     spread_onchip_kernel(T* cur, T* prev, int steps, FieldLayout L, T w, OnChipLayout g, TiledStepData<T> io,
-                         T* edges, int* flags) {
+                         T* edges, int* flags, int* lists) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const int rank = (int)blockIdx.x;
   T* f0 = reinterpret_cast<T*>(smem_raw);   // cur's planes
   T* f1 = f0 + (size_t)g.planes * g.plane;  // prev's
   BlockReceivers& br = *reinterpret_cast<BlockReceivers*>(f1 + (size_t)g.planes * g.plane);
   uint32_t* has_events = reinterpret_cast<uint32_t*>(&br + 1);
+  int* slow_rows = reinterpret_cast<int*>(has_events + event_words(g));
   const int k0 = rank * g.planes;
   const int np = min(g.planes, L.nz - k0);
   const int tid = (int)threadIdx.x, nth = (int)blockDim.x;
@@ -300,7 +483,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   copy_planes<T, true>(f0, f1, cur, prev, g, L, k0, np);
   __syncthreads();
   copy_edge_planes<T>(f0, edges, g, L, k0, np);
-  if constexpr (M == Room::Events) {
+  if constexpr (M == Room::Events || M == Room::Faces) {
     for (int x = tid; x < event_words(g); x += nth) has_events[x] = 0u;
     __syncthreads();
     mark_event_rows<T>(has_events, io, g, L, k0, np);
@@ -311,6 +494,9 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   const BlockNodes n = block_nodes<T, M == Room::Tiles>(io, g, L, k0, np);
   const bool receivers = IO && io.nrec > 0;
   if (receivers) cache_receivers<T>(br, g, L, io, k0, np);
+  int* const row_list = lists + (size_t)rank * g.vx * L.ny;
+  int event_rows = 0;
+  if constexpr (M == Room::Faces) event_rows = list_event_rows(has_events, row_list, slow_rows, g, L.ny);
   for (int s = 0; s < steps; ++s) {
     const bool even = s % 2 == 0;
     T* uc = even ? f0 : f1;
@@ -329,6 +515,28 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     if constexpr (M == Room::Events) {
       RoomByEvents<T> room{io, L, g, w, io.src_value ? io.src_value + (size_t)s * io.nsrc : nullptr, has_events};
       interior_update_hooked<T, true>(sv, un, g, L, w, 0, np, edges_n, k0, room);
+    } else if constexpr (M == Room::Faces) {
+      // The z faces' planes (a one-plane grid's only plane is the bottom's, as face_class
+      // has it), the rest of the block's planes, then the slow rows of all of them.
+      const bool bottom = k0 == 0, top = k0 + np == L.nz && !(bottom && np == 1);
+      const int pb = bottom ? 1 : 0, pe = top ? np - 1 : np;
+      const SlowRows<T> rows{has_events, g.vx - 1, L.ny, g.vx};
+      if (pb < pe) interior_update_hooked<T, true>(sv, un, g, L, w, pb, pe, edges_n, k0, rows);
+      if (bottom) {
+        const FacePlane<T> face{rows, load_class_coeffs(io.class_coeffs + 9), L.nx};
+        interior_update_hooked<T, true>(sv, un, g, L, w, 0, 1, edges_n, k0, face);
+      }
+      if (top) {
+        const FacePlane<T> face{rows, load_class_coeffs(io.class_coeffs + 18), L.nx};
+        interior_update_hooked<T, true>(sv, un, g, L, w, np - 1, np, edges_n, k0, face);
+      }
+      const T* src = io.src_value ? io.src_value + (size_t)s * io.nsrc : nullptr;
+      const SlowTasks tasks = slow_tasks(g, L.ny, row_list, event_rows);
+      for (int t = tid; t < tasks.count(); t += nth) {
+        int vx, j;
+        tasks.at(t, g, L.ny, vx, j);
+        slow_column<T>(sv, un, g, L, w, io, src, rows.has_event(vx, j), vx, j, edges_n, k0);
+      }
     } else {
       T my_add = T(0);
       if constexpr (M == Room::Tiles) {
@@ -355,11 +563,11 @@ std::string block_error_spread(const Stencil&, Precision, const BlockShape& b) {
 BlockShape block_for_spread(const Stencil&, Precision) { return BlockShape{32, 16, 1}; }
 
 // A block's dynamic shared memory: both fields of its planes, its receivers, the
-// has_events bits.
+// has_events bits, the count of its rows with events.
 template <class T>
 size_t spread_smem_bytes(const OnChipLayout& g) {
   return 2 * (size_t)g.planes * g.plane * sizeof(T) + sizeof(BlockReceivers) +
-         (size_t)event_words(g) * sizeof(uint32_t);
+         (size_t)event_words(g) * sizeof(uint32_t) + sizeof(int);
 }
 
 // One block per SM at most, each with the fewest planes that make that many blocks enough;
@@ -398,22 +606,29 @@ std::string grid_error_spread(int nx, int ny, int nz, Precision p) {
   return "";
 }
 
-// The flags and both parities of every plane in the on-chip layout, in the caller's scratch
-// fields when they hold them, else in memory allocated on the stream for the launch (a
-// single step, or a run too short for the solver to have made its scratch) and freed after it.
+// The flags, both parities of every plane in the on-chip layout and each block's list of
+// rows with events (Room::Faces), in the caller's scratch fields when they hold them, else
+// in memory allocated on the stream for the launch (a single step, or a run too short for
+// the solver to have made its scratch) and freed after it.
+constexpr int kScratchFields = 3;  // KernelVariant::multi_scratch_fields
+
 template <class T>
 class EdgeScratch {
  public:
-  EdgeScratch(const MultiStepArgs<T>& a, const OnChipLayout& g, cudaStream_t stream) : stream_(stream) {
+  EdgeScratch(const MultiStepArgs<T>& a, const OnChipLayout& g, bool lists_needed, cudaStream_t stream)
+      : stream_(stream) {
     const size_t flag_bytes = ((size_t)g.blocks * sizeof(int) + 255) / 256 * 256;
-    const size_t need = flag_bytes + 2 * (size_t)a.layout.nz * g.plane * sizeof(T);
+    const size_t edge_bytes = (2 * (size_t)a.layout.nz * g.plane * sizeof(T) + 255) / 256 * 256;
+    const size_t list_bytes = lists_needed ? (size_t)g.blocks * g.vx * a.layout.ny * sizeof(int) : 0;
+    const size_t need = flag_bytes + edge_bytes + list_bytes;
     void* base = a.scratch;
-    if (!base || need > 2 * (size_t)a.layout.total * sizeof(T)) {
+    if (!base || need > kScratchFields * (size_t)a.layout.total * sizeof(T)) {
       CUDA_CHECK(cudaMallocAsync(&own_, need, stream));
       base = own_;
     }
     flags = reinterpret_cast<int*>(base);
     edges = reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(base) + flag_bytes);
+    lists = reinterpret_cast<int*>(reinterpret_cast<unsigned char*>(base) + flag_bytes + edge_bytes);
   }
   ~EdgeScratch() {
     if (own_) (void)cudaFreeAsync(own_, stream_);  // a destructor does not throw; the stream reports later errors
@@ -423,6 +638,7 @@ class EdgeScratch {
 
   int* flags = nullptr;
   T* edges = nullptr;
+  int* lists = nullptr;
 
  private:
   cudaStream_t stream_;
@@ -457,10 +673,15 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   // events' checks cost every row of the update (run 300: 128^3 at 201 against 349 Gpoints/s).
   const bool events = with_io && (io.bnd_count > 0 || io.solid_count > 0) && io.class_coeffs && io.grp.rec &&
                       io.grp.width == kVec<T> && (io.nsrc == 0 || values);
-  const Room mode = !with_io ? Room::Bare : events ? Room::Events : Room::Tiles;
-  const void* kernel = mode == Room::Bare    ? (const void*)spread_onchip_kernel<T, Room::Bare>
-                       : mode == Room::Tiles ? (const void*)spread_onchip_kernel<T, Room::Tiles>
-                                             : (const void*)spread_onchip_kernel<T, Room::Events>;
+  static const bool inline_room = [] {
+    const char* e = std::getenv("WS_SPREAD_ROOM");
+    return e && std::string(e) == "events";
+  }();
+  const Room mode = !with_io ? Room::Bare : !events ? Room::Tiles : inline_room ? Room::Events : Room::Faces;
+  const void* kernel = mode == Room::Bare     ? (const void*)spread_onchip_kernel<T, Room::Bare>
+                       : mode == Room::Tiles  ? (const void*)spread_onchip_kernel<T, Room::Tiles>
+                       : mode == Room::Events ? (const void*)spread_onchip_kernel<T, Room::Events>
+                                              : (const void*)spread_onchip_kernel<T, Room::Faces>;
   const size_t smem = spread_smem_bytes<T>(g);
   const int threads = o.block.threads();
   {
@@ -490,19 +711,18 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   cfg.stream = stream;
   cfg.attrs = attr;
   cfg.numAttrs = 1;
-  const EdgeScratch<T> parts(a, g, stream);
+  const EdgeScratch<T> parts(a, g, mode == Room::Faces, stream);
   // Each run starts its flags at 0.
   return launch_source_runs(a, io, values, stream, [&](const TiledStepData<T>& d, T* c, T* p, int run) {
     CUDA_CHECK(cudaMemsetAsync(parts.flags, 0, (size_t)g.blocks * sizeof(int), stream));
-    if (mode == Room::Events)
-      CUDA_CHECK(cudaLaunchKernelEx(&cfg, spread_onchip_kernel<T, Room::Events>, c, p, run, a.layout, w, g, d,
-                                    parts.edges, parts.flags));
-    else if (mode == Room::Tiles)
-      CUDA_CHECK(cudaLaunchKernelEx(&cfg, spread_onchip_kernel<T, Room::Tiles>, c, p, run, a.layout, w, g, d,
-                                    parts.edges, parts.flags));
-    else
-      CUDA_CHECK(cudaLaunchKernelEx(&cfg, spread_onchip_kernel<T, Room::Bare>, c, p, run, a.layout, w, g, d,
-                                    parts.edges, parts.flags));
+    auto go = [&](auto kernel_fn) {
+      CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel_fn, c, p, run, a.layout, w, g, d, parts.edges, parts.flags,
+                                    parts.lists));
+    };
+    if (mode == Room::Faces) go(spread_onchip_kernel<T, Room::Faces>);
+    else if (mode == Room::Events) go(spread_onchip_kernel<T, Room::Events>);
+    else if (mode == Room::Tiles) go(spread_onchip_kernel<T, Room::Tiles>);
+    else go(spread_onchip_kernel<T, Room::Bare>);
   });
 }
 
@@ -526,7 +746,7 @@ void register_spread_onchip_kernels(KernelRegistry& r) {
   v.launch_double = one_step_through_multi<double, launch_multi<double>>;
   v.multi_float = launch_multi<float>;
   v.multi_double = launch_multi<double>;
-  v.multi_scratch_fields = 2;  // the flags and both parities of the edge planes
+  v.multi_scratch_fields = kScratchFields;  // the flags, both parities of the edge planes, the rows with events
   v.multi_event_vector_bytes = 16;  // the column events per group of a vector's columns
   v.multi_uses_column_events = true;
   v.room_blocks = {{32, 16, 1}, {32, 8, 1}};
