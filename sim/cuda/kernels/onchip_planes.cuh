@@ -132,13 +132,15 @@ constexpr int kCachedTaps = 64;
 // towards plane p + 1 serves plane p + 1 again (negated) as its difference towards p.
 // The negation is an operand modifier of the addition: the same bits in fewer instructions.
 //
-// Hook: what the room changes in a row's new values before they are stored (spread_onchip's
-// walls, obstacles and sources by face class and column events); NoRoom: nothing.
-// hook.strip(vx, j0, k, store) at a strip's start (k: its first global plane; the hook may
-// clear store[r] to leave row j0 + r to another pass: it is then neither written nor
-// published, and its u^{n-1} stays as it was), and
-// hook.row(r, k, i0, j, nw, u, old, xm, xp, ym, yp, zp, below) for each of its rows with
-// a grid row, below(l) the u^n under lane l (the other neighbours are the arguments).
+// Hook: which rows the pass leaves to another and what the room changes in a row's new
+// values before they are stored (spread_onchip's slow rows and z face planes); NoRoom:
+// nothing. hook.strip(vx, j0, k, store) at a strip's start (k: its first global plane; the
+// hook may clear store[r] to leave row j0 + r to another pass: it is then neither written
+// nor published, and its u^{n-1} stays as it was), and
+// hook.row(r, k, i0, j, nw, u, old, xm, xp, ym, yp, zm, zp) for each of its rows with a
+// grid row (zm: the row's u^n in the plane below, kept in registers from the plane before
+// only where a hook reads it; a load of it from the block below would put L2's latency on
+// every row of the block's first plane).
 constexpr int kStripRows = 2;
 
 struct NoRoom {
@@ -169,26 +171,42 @@ __device__ __forceinline__ void interior_update_hooked(const StepView<T>& sv, T*
     bool store[R];  // rows of the grid, by an active lane
 #pragma unroll
     for (int r = 0; r < R; ++r) store[r] = active && j0 + r < L.ny;
-    // The planes before pb and after pe - 1, loaded first: from the blocks below and above
-    // (distributed shared memory) their latency overlaps the column's first planes.
+    // The planes before pb and after pe - 1 come from the blocks below and above
+    // (distributed shared memory, or L2 for spread_onchip). The plane after the one being
+    // updated is loaded a plane ahead (zn), so that the first plane's neighbours on both
+    // sides are loaded together: a strip of one plane waits for the far memory once, not
+    // twice.
     const T* after = pe < sv.np ? sv.uc + pe * g.plane : sv.above;
     const T* before = pb > 0 ? sv.uc + (pb - 1) * g.plane : sv.below;
+    auto plane_after = [&](int p) -> const T* {
+      return p + 1 < pe ? sv.uc + (p + 1) * g.plane + o : after ? after + o : nullptr;
+    };
     hook.strip(vx, j0, k0 + pb, store);
-    Vec<T> zc[R], dzm[R];  // u^n of the plane being updated; u(p) - u(p-1)
+    Vec<T> zc[R], zm[R], zn[R], dzm[R];  // u^n of planes p, p - 1 and p + 1; u(p) - u(p-1)
+    {
+      const T* first_after = plane_after(pb);
 #pragma unroll
-    for (int r = 0; r < R; ++r) {
-      const Vec<T> zb = before ? load_vec(before + o + r * g.pitch) : zero_vec<T>();
-      zc[r] = load_vec(sv.uc + pb * g.plane + o + r * g.pitch);
-#pragma unroll
-      for (int l = 0; l < V; ++l) dzm[r].v[l] = zc[r].v[l] - zb.v[l];
+      for (int r = 0; r < R; ++r) {
+        zm[r] = before ? load_vec(before + o + r * g.pitch) : zero_vec<T>();
+        zc[r] = load_vec(sv.uc + pb * g.plane + o + r * g.pitch);
+        zn[r] = first_after ? load_vec(first_after + r * g.pitch) : zero_vec<T>();
+      }
     }
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+      for (int l = 0; l < V; ++l) dzm[r].v[l] = zc[r].v[l] - zm[r].v[l];
 #pragma unroll 2
     for (int p = pb; p < pe; ++p) {
       const T* base = sv.uc + p * g.plane + o;
-      const T* next = p + 1 < pe ? base + g.plane : (after ? after + o : nullptr);
       Vec<T> zp[R], old[R];
 #pragma unroll
-      for (int r = 0; r < R; ++r) zp[r] = next ? load_vec(next + r * g.pitch) : zero_vec<T>();
+      for (int r = 0; r < R; ++r) zp[r] = zn[r];
+      if (p + 1 < pe) {
+        const T* next = plane_after(p + 1);
+#pragma unroll
+        for (int r = 0; r < R; ++r) zn[r] = next ? load_vec(next + r * g.pitch) : zero_vec<T>();
+      }
       const Vec<T> ym0 = load_vec(base - g.pitch), ypR = load_vec(base + above_rows);
       T* out = un + p * g.plane + o;
       // A lane or row not stored (past the last column or row) reads u^n there instead of
@@ -219,11 +237,7 @@ __device__ __forceinline__ void interior_update_hooked(const StepView<T>& sv, T*
           const T v = fma(w, s, ex::leapfrog(u, old[r].v[l]));
           nw.v[l] = vx * V + l < L.nx ? v : T(0);
         }
-        if (store[r])
-          hook.row(r, k0 + p, vx * V, j0 + r, nw, zc[r], old[r], xm, xp, ym, yp, zp[r], [&](int l) {
-            const int q = o + r * g.pitch + l;
-            return p > 0 ? sv.uc[(p - 1) * g.plane + q] : sv.below ? sv.below[q] : T(0);
-          });
+        if (store[r]) hook.row(r, k0 + p, vx * V, j0 + r, nw, zc[r], old[r], xm, xp, ym, yp, zm[r], zp[r]);
         if (store[r]) {
           store_vec(out + r * g.pitch, nw);
           if (Publish && (p == 0 || p == sv.np - 1))
@@ -232,7 +246,10 @@ __device__ __forceinline__ void interior_update_hooked(const StepView<T>& sv, T*
         dzm[r] = dzp;
       }
 #pragma unroll
-      for (int r = 0; r < R; ++r) zc[r] = zp[r];
+      for (int r = 0; r < R; ++r) {
+        zm[r] = zc[r];
+        zc[r] = zp[r];
+      }
     }
   }
 }

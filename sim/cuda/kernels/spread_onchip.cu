@@ -9,8 +9,8 @@
 //
 // Block r owns the z planes [r P, r P + P) (the last block fewer), both fields of them, in
 // onchip_planes.cuh's layout (the update is that file's). Walls, obstacles and sources go
-// by face class and column events inside the update where the solver built them
-// (RoomByEvents, below), else by the tiles' lists of onchip_planes.cuh.
+// by face class and column events apart from the bare update where the solver built them
+// (Room::Faces, below), else by the tiles' lists of onchip_planes.cuh.
 // Each step it also stores its first and last planes of u^{n+1} into `edges` (global
 // memory, two parities: the planes of u^{n+1} never overwrite those of u^n a neighbour may
 // still read), then raises its flag to the number of steps published. A block starts a
@@ -26,7 +26,6 @@
 //
 // The launch is cooperative: every block is resident at once, which the flags need.
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -139,11 +138,10 @@ __device__ void cache_receivers(BlockReceivers& br, const OnChipLayout& g, const
 }
 
 // receiver_sample's sum (weights in double, in tap order) of each of the block's receivers
-// over u^n (uc, the block's planes; edges, u^n's edge planes).
+// over u^n (uc, the block's planes; above, u^n's plane above them in `edges`).
 template <class T>
-__device__ void record_receivers(const BlockReceivers& br, const T* uc, const T* edges, const OnChipLayout& g,
+__device__ void record_receivers(const BlockReceivers& br, const T* uc, const T* above, const OnChipLayout& g,
                                  const FieldLayout& L, const TiledStepData<T>& io, int k0, int np, long long slot) {
-  const T* above = edges + (size_t)(k0 + np) * g.plane;
   if (!br.overflow) {
     for (int r = (int)threadIdx.x; r < br.count; r += (int)blockDim.x) {
       double v = 0.0;
@@ -169,91 +167,10 @@ __device__ void record_receivers(const BlockReceivers& br, const T* uc, const T*
   }
 }
 
-
-// The room inside the interior update, as zstream_fused_vec.cu does it: a node on a face of
-// the box takes its face class's boundary coefficients from the 27-entry table, and every
-// node the classes get wrong, every solid next to air and every source is an event listed
-// per group of a vector's columns (column_events.hpp, TiledStepData::grp, the group of
-// 16 bytes a vector is), found through the group's cursor at the strip's first plane and
-// then followed down the planes. The new values then go into shared memory and, on the
-// block's edge planes, into `edges` in the same store: no side buffer, no extra barrier.
-// (The tile lists' side buffer put a whole z face's nodes, one chain of dependent loads
-// after another, on the critical path of the two blocks holding them.)
-template <class T>
-struct RoomByEvents {
-  static constexpr int V = kVec<T>, R = kStripRows;
-  const TiledStepData<T>& io;
-  const FieldLayout& L;
-  const OnChipLayout& g;
-  T w;
-  const T* src_value;         // this step's source additions
-  const uint32_t* has_events;  // bit R c + r: strip c's row r has events in the block's planes
-  int e[R], e_end[R], next_k[R];
-
-  // A strip row without events in the block's planes (most of them) costs a shared-memory
-  // bit, not the cursor's chain of dependent loads, every step.
-  __device__ __forceinline__ void strip(int vx, int j0, int k, const bool (&)[R]) {
-    const int bit0 = (vx + g.vx * (j0 / R)) * R;
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-      next_k[r] = INT_MAX;
-      if (j0 + r < L.ny && (has_events[(bit0 + r) >> 5] >> ((bit0 + r) & 31) & 1u)) {
-        listed_events_at(io.grp, vx + g.vx * (j0 + r), k, e[r], e_end[r]);
-        if (e[r] < e_end[r]) next_k[r] = __ldg(io.grp.k + e[r]);
-      }
-    }
-  }
-
-  template <class Below>
-  __device__ __forceinline__ void row(int r, int k, int i0, int j, Vec<T>& nw, const Vec<T>& u, const Vec<T>& old,
-                                      T xm, T xp, const Vec<T>& ym, const Vec<T>& yp, const Vec<T>& zp, Below&& below) {
-    auto neighbours = [&](int l, T (&nb)[6]) {
-      nb[0] = l == 0 ? xm : u.v[l - 1];
-      nb[1] = l == V - 1 ? xp : u.v[l + 1];
-      nb[2] = ym.v[l];
-      nb[3] = yp.v[l];
-      nb[4] = below(l);
-      nb[5] = zp.v[l];
-    };
-    const int fy3 = 3 * (j == 0 ? 1 : j == L.ny - 1 ? 2 : 0), fz9 = k == 0 ? 9 : k == L.nz - 1 ? 18 : 0;
-    if (fy3 != 0 || fz9 != 0 || i0 == 0 || i0 + V >= L.nx) {
-#pragma unroll
-      for (int l = 0; l < V; ++l) {
-        const int cls = (i0 + l == 0 ? 1 : i0 + l == L.nx - 1 ? 2 : 0) + fy3 + fz9;  // as face_class
-        if (i0 + l < L.nx && cls != 0) {
-          const ClassCoeffs<T> cc = load_class_coeffs(io.class_coeffs + cls);
-          if (cc.on) {
-            T nb[6];
-            neighbours(l, nb);
-            nw.v[l] = boundary_value(u.v[l], nb, old.v[l], cc.mask, cc.n_fixed, cc.cd, cc.cl);
-          }
-        }
-      }
-    }
-    if (k != next_k[r]) return;
-    // The plane's events in their order, each applied to the lane its record names (a
-    // lane's boundary, solid or plain event before its sources); the interior update a
-    // plain event restores is recomputed (the same arithmetic, the same bits).
-    do {
-      const EventRecord<T> rec = load_event_record(io.grp.rec + e[r]);
-      const int lane = (rec.flags >> 16) & 0xff;
-#pragma unroll
-      for (int l = 0; l < V; ++l) {
-        if (l != lane) continue;
-        T nb[6];
-        neighbours(l, nb);
-        const T v_int = ex::seven_point_update(u.v[l], old.v[l], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
-        nw.v[l] = apply_event(rec.code, nw.v[l], v_int, u.v[l], nb, old.v[l], src_value, [&] {
-          return EventCoeffs<T>{(uint8_t)(rec.flags & 0xff), (uint8_t)((rec.flags >> 8) & 0xff), rec.cd, rec.cl};
-        });
-      }
-      ++e[r];
-    } while (e[r] < e_end[r] && __ldg(io.grp.k + e[r]) == k);
-    next_k[r] = e[r] < e_end[r] ? __ldg(io.grp.k + e[r]) : INT_MAX;
-  }
-};
-
-// The words of RoomByEvents::has_events: a bit per row of every strip of a plane.
+// The block's has_events bits: bit kStripRows c + r says that row r of strip c (vector
+// column c % vx, rows from (c / vx) kStripRows) has column events (column_events.hpp,
+// TiledStepData::grp: the events of each group of a vector's columns) in the block's
+// planes. Their number of words:
 __host__ __device__ inline int event_words(const OnChipLayout& g) {
   const int ny = g.plane / g.pitch - 2;
   return (g.vx * ((ny + kStripRows - 1) / kStripRows) * kStripRows + 31) / 32;
@@ -283,58 +200,111 @@ __device__ void mark_event_rows(uint32_t* has_events, const TiledStepData<T>& io
 // coefficients on every lane (FacePlane); and the slow rows run one vector column at a
 // time over the block's planes with the whole room's arithmetic (slow_column). The three
 // write disjoint nodes of u^{n+1} and read u^n, which no one writes during the step, and
-// each node's own u^{n-1}: no barrier between them. Every node's arithmetic is that of
-// RoomByEvents (the same bits), but the update of the rows without a face or an event
-// carries none of its code.
+// each node's own u^{n-1}: no barrier between them. Every node's arithmetic is the
+// solver's per-step path's (boundary_node.cuh, step_io.hpp: the same bits), and the
+// update of the rows without a face or an event carries none of its code.
+//
+// A thread meets the same strips in the same order in every pass of every step
+// (interior_update_hooked's loop), so the slow rows of its first kMaskRounds strips are
+// bits of a register, set at launch start (mask_rounds), and a strip costs a shift, not
+// loads from shared memory ahead of the strip's first loads; `round` counts the strips of
+// the pass (a hook is made for each pass).
 template <class T>
 struct SlowRows {
-  static constexpr int R = kStripRows;
-  const uint32_t* has_events;  // RoomByEvents's bits
+  static constexpr int R = kStripRows, kMaskRounds = 64 / R;
+  const uint32_t* has_events;  // the block's has_events bits
   int vx_last, ny, gvx;
+  uint64_t mask = 0;  // bit R round + r: row r of the thread's strip of that round is slow
+  int round = 0;
 
   __device__ __forceinline__ bool has_event(int vx, int j) const {
     const int bit = (vx + gvx * (j / R)) * R + j % R;
     return (has_events[bit >> 5] >> (bit & 31)) & 1u;
   }
-  __device__ __forceinline__ bool slow(int vx, int j) const { return j == 0 || j == ny - 1 || has_event(vx, j); }
-  __device__ __forceinline__ void strip(int vx, int j0, int, bool (&store)[R]) const {
-    const bool face = vx == 0 || vx == vx_last;
+  __device__ __forceinline__ bool slow(int vx, int j) const {
+    return vx == 0 || vx == vx_last || j == 0 || j == ny - 1 || has_event(vx, j);
+  }
+  __device__ __forceinline__ void strip(int vx, int j0, int, bool (&store)[R]) {
+    if (round < kMaskRounds) {
+      const uint64_t bits = mask >> (R * round);
 #pragma unroll
-    for (int r = 0; r < R; ++r)
-      if (store[r] && (face || slow(vx, j0 + r))) store[r] = false;
+      for (int r = 0; r < R; ++r)
+        if ((bits >> r) & 1u) store[r] = false;
+    } else {
+#pragma unroll
+      for (int r = 0; r < R; ++r)
+        if (store[r] && slow(vx, j0 + r)) store[r] = false;
+    }
+    ++round;
   }
   template <class... A>
   __device__ __forceinline__ void row(A&&...) const {}
+
+  // The mask of the thread's strips, as interior_update_hooked walks them.
+  __device__ void mask_rounds() {
+    const int strips = gvx * ((ny + R - 1) / R), lane = (int)(threadIdx.x & 31u);
+    mask = 0;
+    int n = 0;
+    for (int c0 = (int)(threadIdx.x & ~31u); c0 < strips && n < kMaskRounds; c0 += (int)blockDim.x, ++n) {
+      const int c = min(c0 + lane, strips - 1), vx = c % gvx, j0 = (c / gvx) * R;
+      for (int r = 0; r < R; ++r)
+        if (j0 + r < ny && slow(vx, j0 + r)) mask |= uint64_t(1) << (R * n + r);
+    }
+  }
 };
 
 // A z face plane's rows that are not slow: each lane a node of the face class `cc`
-// (9: z = 0, 18: z = nz - 1; no x or y face), its boundary value where the class has one.
-template <class T>
+// (9: z = 0, 18: z = nz - 1; no x or y face), its boundary value. Mask: the class's
+// neighbours known at compile time (all but the one outside, no fixed-wall neighbour:
+// what a z face of an absorbing or rigid wall has), so that the value's arithmetic is
+// boundary_value's without a test per neighbour and the interior value the update
+// computed first is dead code; Mask 0: cc's own mask and fixed-wall count.
+template <class T, int Mask>
 struct FacePlane : SlowRows<T> {
   static constexpr int V = kVec<T>;
   ClassCoeffs<T> cc;
   int nx;
 
-  template <class Below>
   __device__ __forceinline__ void row(int, int, int i0, int, Vec<T>& nw, const Vec<T>& u, const Vec<T>& old, T xm,
-                                      T xp, const Vec<T>& ym, const Vec<T>& yp, const Vec<T>& zp, Below&& below) const {
-    if (!cc.on) return;
+                                      T xp, const Vec<T>& ym, const Vec<T>& yp, const Vec<T>& zm,
+                                      const Vec<T>& zp) const {
 #pragma unroll
     for (int l = 0; l < V; ++l) {
-      if (i0 + l >= nx) continue;
-      const T nb[6] = {l == 0 ? xm : u.v[l - 1], l == V - 1 ? xp : u.v[l + 1], ym.v[l], yp.v[l], below(l), zp.v[l]};
-      nw.v[l] = boundary_value(u.v[l], nb, old.v[l], cc.mask, cc.n_fixed, cc.cd, cc.cl);
+      const T nb[6] = {l == 0 ? xm : u.v[l - 1], l == V - 1 ? xp : u.v[l + 1], ym.v[l], yp.v[l], zm.v[l], zp.v[l]};
+      if constexpr (Mask != 0)
+        nw.v[l] = i0 + l < nx ? boundary_value(u.v[l], nb, old.v[l], (uint8_t)Mask, (uint8_t)0, cc.cd, cc.cl) : T(0);
+      else if (i0 + l < nx)
+        nw.v[l] = boundary_value(u.v[l], nb, old.v[l], cc.mask, cc.n_fixed, cc.cd, cc.cl);
     }
   }
 };
 
+// The z face plane p of the block (face class cc) by FacePlane, or by the plain update
+// where the class has no boundary coefficients (a fixed wall lies on the halo).
+template <class T, int Mask>
+__device__ __forceinline__ void face_plane(const StepView<T>& sv, T* un, const OnChipLayout& g, const FieldLayout& L,
+                                           T w, int p, T* edges, int k0, const SlowRows<T>& rows,
+                                           const ClassCoeffs<T>& cc) {
+  if (!cc.on) {
+    SlowRows<T> plain = rows;
+    interior_update_hooked<T, true>(sv, un, g, L, w, p, p + 1, edges, k0, plain);
+  } else if (cc.mask == Mask && cc.n_fixed == 0) {
+    FacePlane<T, Mask> face{rows, cc, L.nx};
+    interior_update_hooked<T, true>(sv, un, g, L, w, p, p + 1, edges, k0, face);
+  } else {
+    FacePlane<T, 0> face{rows, cc, L.nx};
+    interior_update_hooked<T, true>(sv, un, g, L, w, p, p + 1, edges, k0, face);
+  }
+}
+
 // Vector column (vx, j) of every plane of the block: the interior update, the face class's
-// boundary value, the column's events (as RoomByEvents::row), stored and, on the block's
+// boundary value (from `classes`, the table in shared memory), the column's events, stored
+// and, on the block's
 // first and last planes, published.
 template <class T>
 __device__ void slow_column(const StepView<T>& sv, T* un, const OnChipLayout& g, const FieldLayout& L, T w,
-                            const TiledStepData<T>& io, const T* src_value, bool events, int vx, int j, T* edges,
-                            int k0) {
+                            const TiledStepData<T>& io, const ClassCoeffs<T>* classes, const T* src_value,
+                            bool events, int vx, int j, T* edges, int k0) {
   constexpr int V = kVec<T>;
   const int i0 = vx * V, o = local_offset<T>(g, i0, j);
   int e = 0, e_end = 0, next_k = INT_MAX;
@@ -370,7 +340,7 @@ __device__ void slow_column(const StepView<T>& sv, T* un, const OnChipLayout& g,
                               : T(0);
       const int cls = (i0 + l == 0 ? 1 : i0 + l == L.nx - 1 ? 2 : 0) + fy3 + fz9;  // as face_class
       if (i0 + l < L.nx && cls != 0) {
-        const ClassCoeffs<T> cc = load_class_coeffs(io.class_coeffs + cls);
+        const ClassCoeffs<T>& cc = classes[cls];
         if (cc.on) nw.v[l] = boundary_value(zc.v[l], nb, old.v[l], cc.mask, cc.n_fixed, cc.cd, cc.cl);
       }
     }
@@ -456,10 +426,10 @@ __device__ int list_event_rows(const uint32_t* has_events, int* list, int* count
 }
 
 // How a launch runs the room: none (the bare interior), the walls, solids and sources of
-// the block's tiles (onchip_planes.cuh: side buffer, scatter, atomic sources), face
-// classes and column events inside the update (RoomByEvents), or the same apart from the
-// bare update (SlowRows, FacePlane, slow_column), where the solver built them.
-enum class Room { Bare, Tiles, Events, Faces };
+// the block's tiles (onchip_planes.cuh: side buffer, scatter, atomic sources), or face
+// classes and column events apart from the bare update (SlowRows, FacePlane,
+// slow_column), where the solver built them.
+enum class Room { Bare, Tiles, Faces };
 
 template <class T, Room M>
 __global__ void __launch_bounds__(kMaxThreads, 1)
@@ -470,8 +440,9 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   T* f0 = reinterpret_cast<T*>(smem_raw);   // cur's planes
   T* f1 = f0 + (size_t)g.planes * g.plane;  // prev's
   BlockReceivers& br = *reinterpret_cast<BlockReceivers*>(f1 + (size_t)g.planes * g.plane);
-  uint32_t* has_events = reinterpret_cast<uint32_t*>(&br + 1);
-  int* slow_rows = reinterpret_cast<int*>(has_events + event_words(g));
+  ClassCoeffs<T>* classes = reinterpret_cast<ClassCoeffs<T>*>(&br + 1);
+  uint32_t* has_events = reinterpret_cast<uint32_t*>(classes + kFaceClasses);
+  int* event_count = reinterpret_cast<int*>(has_events + event_words(g));
   const int k0 = rank * g.planes;
   const int np = min(g.planes, L.nz - k0);
   const int tid = (int)threadIdx.x, nth = (int)blockDim.x;
@@ -483,7 +454,9 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   copy_planes<T, true>(f0, f1, cur, prev, g, L, k0, np);
   __syncthreads();
   copy_edge_planes<T>(f0, edges, g, L, k0, np);
-  if constexpr (M == Room::Events || M == Room::Faces) {
+  if constexpr (M == Room::Faces)
+    for (int c = tid; c < kFaceClasses; c += nth) classes[c] = load_class_coeffs(io.class_coeffs + c);
+  if constexpr (M == Room::Faces) {
     for (int x = tid; x < event_words(g); x += nth) has_events[x] = 0u;
     __syncthreads();
     mark_event_rows<T>(has_events, io, g, L, k0, np);
@@ -496,7 +469,15 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   if (receivers) cache_receivers<T>(br, g, L, io, k0, np);
   int* const row_list = lists + (size_t)rank * g.vx * L.ny;
   int event_rows = 0;
-  if constexpr (M == Room::Faces) event_rows = list_event_rows(has_events, row_list, slow_rows, g, L.ny);
+  SlowRows<T> slow_rows{has_events, g.vx - 1, L.ny, g.vx};
+  // The slow rows go first to the warps with one strip fewer in the update's last round,
+  // which would otherwise wait for the others at the step's end.
+  const int heavy = ((g.vx * ((L.ny + kStripRows - 1) / kStripRows)) % nth + 31) / 32 * 32;
+  const int first_task = (tid - heavy + nth) % nth;
+  if constexpr (M == Room::Faces) {
+    event_rows = list_event_rows(has_events, row_list, event_count, g, L.ny);
+    slow_rows.mask_rounds();
+  }
   for (int s = 0; s < steps; ++s) {
     const bool even = s % 2 == 0;
     T* uc = even ? f0 : f1;
@@ -510,32 +491,25 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     sv.below = rank > 0 ? edges_c + (size_t)(k0 - 1) * g.plane : nullptr;
     sv.above = rank + 1 < g.blocks ? edges_c + (size_t)(k0 + np) * g.plane : nullptr;
     if constexpr (IO) {
-      if (s > 0 && receivers) record_receivers<T>(br, uc, edges_c, g, L, io, k0, np, io.slot0 + s - 1);
+      if (s > 0 && receivers) record_receivers<T>(br, uc, sv.above, g, L, io, k0, np, io.slot0 + s - 1);
     }
-    if constexpr (M == Room::Events) {
-      RoomByEvents<T> room{io, L, g, w, io.src_value ? io.src_value + (size_t)s * io.nsrc : nullptr, has_events};
-      interior_update_hooked<T, true>(sv, un, g, L, w, 0, np, edges_n, k0, room);
-    } else if constexpr (M == Room::Faces) {
+    if constexpr (M == Room::Faces) {
       // The z faces' planes (a one-plane grid's only plane is the bottom's, as face_class
       // has it), the rest of the block's planes, then the slow rows of all of them.
       const bool bottom = k0 == 0, top = k0 + np == L.nz && !(bottom && np == 1);
       const int pb = bottom ? 1 : 0, pe = top ? np - 1 : np;
-      const SlowRows<T> rows{has_events, g.vx - 1, L.ny, g.vx};
-      if (pb < pe) interior_update_hooked<T, true>(sv, un, g, L, w, pb, pe, edges_n, k0, rows);
-      if (bottom) {
-        const FacePlane<T> face{rows, load_class_coeffs(io.class_coeffs + 9), L.nx};
-        interior_update_hooked<T, true>(sv, un, g, L, w, 0, 1, edges_n, k0, face);
+      if (pb < pe) {
+        SlowRows<T> rows = slow_rows;
+        interior_update_hooked<T, true>(sv, un, g, L, w, pb, pe, edges_n, k0, rows);
       }
-      if (top) {
-        const FacePlane<T> face{rows, load_class_coeffs(io.class_coeffs + 18), L.nx};
-        interior_update_hooked<T, true>(sv, un, g, L, w, np - 1, np, edges_n, k0, face);
-      }
+      if (bottom) face_plane<T, 0x3f & ~16>(sv, un, g, L, w, 0, edges_n, k0, slow_rows, classes[9]);
+      if (top) face_plane<T, 0x3f & ~32>(sv, un, g, L, w, np - 1, edges_n, k0, slow_rows, classes[18]);
       const T* src = io.src_value ? io.src_value + (size_t)s * io.nsrc : nullptr;
       const SlowTasks tasks = slow_tasks(g, L.ny, row_list, event_rows);
-      for (int t = tid; t < tasks.count(); t += nth) {
+      for (int t = first_task; t < tasks.count(); t += nth) {
         int vx, j;
         tasks.at(t, g, L.ny, vx, j);
-        slow_column<T>(sv, un, g, L, w, io, src, rows.has_event(vx, j), vx, j, edges_n, k0);
+        slow_column<T>(sv, un, g, L, w, io, classes, src, slow_rows.has_event(vx, j), vx, j, edges_n, k0);
       }
     } else {
       T my_add = T(0);
@@ -551,7 +525,9 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   if constexpr (IO) {
     if (steps > 0 && receivers) {
       wait_for_neighbours(flags, rank, g.blocks, steps + 1);
-      record_receivers<T>(br, steps % 2 == 1 ? f1 : f0, edges + (steps % 2 == 1 ? parity : 0), g, L, io, k0, np,
+      const T* edges_last = edges + (steps % 2 == 1 ? parity : 0);
+      record_receivers<T>(br, steps % 2 == 1 ? f1 : f0,
+                          rank + 1 < g.blocks ? edges_last + (size_t)(k0 + np) * g.plane : nullptr, g, L, io, k0, np,
                           io.slot0 + steps - 1);
     }
   }
@@ -562,11 +538,12 @@ std::string block_error_spread(const Stencil&, Precision, const BlockShape& b) {
 
 BlockShape block_for_spread(const Stencil&, Precision) { return BlockShape{32, 16, 1}; }
 
-// A block's dynamic shared memory: both fields of its planes, its receivers, the
-// has_events bits, the count of its rows with events.
+// A block's dynamic shared memory: both fields of its planes, its receivers, the face
+// classes' table, the has_events bits, the count of its rows with events.
+static_assert(sizeof(BlockReceivers) % 16 == 0, "the face classes' table follows the receivers, 16-byte aligned");
 template <class T>
 size_t spread_smem_bytes(const OnChipLayout& g) {
-  return 2 * (size_t)g.planes * g.plane * sizeof(T) + sizeof(BlockReceivers) +
+  return 2 * (size_t)g.planes * g.plane * sizeof(T) + sizeof(BlockReceivers) + kFaceClasses * sizeof(ClassCoeffs<T>) +
          (size_t)event_words(g) * sizeof(uint32_t) + sizeof(int);
 }
 
@@ -667,21 +644,17 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   const bool with_io =
       a.io && (a.io->bnd_count > 0 || a.io->solid_count > 0 || a.io->nsrc > 0 || a.io->nrec > 0);
   const bool values = with_io && io.nsrc > 0 && io.src_value && io.src_value_steps > 0;
-  // Events need the face classes, the listing per vector group and, for sources, their
-  // values computed before each run. A room without boundary or solid nodes (fixed walls)
-  // keeps the tiles' path: its few sources cost a barrier in their blocks, where the
-  // events' checks cost every row of the update (run 300: 128^3 at 201 against 349 Gpoints/s).
-  const bool events = with_io && (io.bnd_count > 0 || io.solid_count > 0) && io.class_coeffs && io.grp.rec &&
-                      io.grp.width == kVec<T> && (io.nsrc == 0 || values);
-  static const bool inline_room = [] {
-    const char* e = std::getenv("WS_SPREAD_ROOM");
-    return e && std::string(e) == "events";
-  }();
-  const Room mode = !with_io ? Room::Bare : !events ? Room::Tiles : inline_room ? Room::Events : Room::Faces;
-  const void* kernel = mode == Room::Bare     ? (const void*)spread_onchip_kernel<T, Room::Bare>
-                       : mode == Room::Tiles  ? (const void*)spread_onchip_kernel<T, Room::Tiles>
-                       : mode == Room::Events ? (const void*)spread_onchip_kernel<T, Room::Events>
-                                              : (const void*)spread_onchip_kernel<T, Room::Faces>;
+  // The faces need the face classes, the events listed per vector group and, for sources,
+  // their values computed before each run. A room without boundary or solid nodes (fixed
+  // walls) keeps the tiles' path: its few sources cost a barrier in their blocks, where the
+  // slow rows of the faces cost every step (run 309: the fixed-wall 24 kHz shoebox at
+  // 89,810 steps/s by the faces, 126,590 by the tiles).
+  const bool faces = with_io && (io.bnd_count > 0 || io.solid_count > 0) && io.class_coeffs && io.grp.rec &&
+                     io.grp.width == kVec<T> && (io.nsrc == 0 || values);
+  const Room mode = !with_io ? Room::Bare : faces ? Room::Faces : Room::Tiles;
+  const void* kernel = mode == Room::Bare    ? (const void*)spread_onchip_kernel<T, Room::Bare>
+                       : mode == Room::Tiles ? (const void*)spread_onchip_kernel<T, Room::Tiles>
+                                             : (const void*)spread_onchip_kernel<T, Room::Faces>;
   const size_t smem = spread_smem_bytes<T>(g);
   const int threads = o.block.threads();
   {
@@ -720,7 +693,6 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
                                     parts.lists));
     };
     if (mode == Room::Faces) go(spread_onchip_kernel<T, Room::Faces>);
-    else if (mode == Room::Events) go(spread_onchip_kernel<T, Room::Events>);
     else if (mode == Room::Tiles) go(spread_onchip_kernel<T, Room::Tiles>);
     else go(spread_onchip_kernel<T, Room::Bare>);
   });
