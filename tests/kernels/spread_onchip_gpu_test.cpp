@@ -157,12 +157,14 @@ TEST(SpreadOnchip, NarrowRowsMatchTheStepPathBitForBit) {
 struct RoomCase {
   int nx, ny, nz;
   bool obstacle;
+  BlockShape block{32, 16, 1};
 };
 
 std::vector<std::vector<double>> run_room(Precision p, const std::string& kernel, const RoomCase& c,
                                           std::vector<double>& cur, std::vector<double>& prev) {
   const Stencil st = make_stencil("7pt");
   auto s = make_cuda_solver(p, st, c.nx, c.ny, c.nz, st.courant_max, kDt, kernel);
+  if (kernel == "spread_onchip") s->set_kernel(kernel, LaunchOptions{c.block, true});
   BoxWalls w;
   w.fill(WallCondition::with_absorption(0.3));
   w[1] = WallCondition::rigid();
@@ -233,6 +235,13 @@ TEST(SpreadOnchip, RoomsWithObstaclesOverSeveralPlanesABlockMatchTheStepPathBitF
   compare_room(Precision::Float, {37, 23, 2 * sms - 3, true});
   compare_room(Precision::Double, {21, 19, 2 * sms + 1, true});
   compare_room(Precision::Float, {45, 17, sms / 2, true});  // one plane a block
+}
+
+// Blocks of one warp on planes of more strips than 32 rounds of it: the slow rows of the
+// later rounds are looked up in shared memory instead of the thread's register mask.
+TEST(SpreadOnchip, RoomsOnOneWarpBlocksPastTheRegisterMaskMatchTheStepPath) {
+  WS_REQUIRE_GPU();
+  compare_room(Precision::Float, {101, 90, 24, true, {32, 1, 1}});
 }
 
 TEST(SpreadOnchip, RowsOfOneVectorMatchTheStepPathBitForBit) {
