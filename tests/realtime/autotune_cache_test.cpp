@@ -205,6 +205,36 @@ TEST(Autotune, BudgetEndsTheSweepEarly) {
   EXPECT_EQ(c.measured, calls);
 }
 
+// Each measurement runs its share plus a fixed cost of its own (a solver built, graphs
+// captured): the sweep keeps that cost back and starts no candidate whose fixed cost alone
+// would end past the budget. Without it, the candidate started with a little budget left
+// would end a whole fixed cost late.
+TEST(Autotune, AMeasurementsFixedCostIsKeptBackFromTheBudget) {
+  TempDir d;
+  std::ostringstream log;
+  std::vector<TuneCandidate> many;
+  for (int q = 0; q < 8; ++q) many.push_back({"k" + std::to_string(q), {32, 4, 1}});
+  int calls = 0;
+  std::vector<double> shares;
+  const TuneMeasure fixed_cost = [&](const TuneCandidate&, double share) {
+    ++calls;
+    shares.push_back(share);
+    usleep((useconds_t)(share * 1e6) + 120000);  // the share, then 0.12 s of its own
+    return 1e-5;
+  };
+  AutotuneOptions o = opts(d, log);
+  o.budget_s = 0.5;
+  const TuneChoice c = autotune(kProblem, kId, many, fixed_cost, o);
+  EXPECT_GE(calls, 2);
+  EXPECT_LT(calls, 8);
+  // After the first, every share leaves room for the fixed cost seen.
+  for (size_t q = 1; q < shares.size(); ++q) EXPECT_LT(shares[q], 0.5 - 0.12) << "candidate " << q;
+  // The sweep ends within the budget (and the sleeps' jitter), not a fixed cost past it
+  // (about 0.61 s when the last candidate starts with 8 ms left).
+  EXPECT_LT(c.tune_s, 0.5 + 0.08);
+  EXPECT_EQ(c.measured, calls);
+}
+
 TEST(Autotune, NoCacheFileWithDash) {
   std::ostringstream log;
   FakeDevice dev;
