@@ -186,11 +186,17 @@ TEST(Autotune, RefusedCandidatesAreSkippedAndAllRefusedThrows) {
   EXPECT_THROW(autotune(kProblem, kId, {}, none, o), std::runtime_error);
 }
 
+// n candidates of distinct kernels k0, k1, ... for the budget's tests.
+std::vector<TuneCandidate> numbered_candidates(int n) {
+  std::vector<TuneCandidate> out;
+  for (int q = 0; q < n; ++q) out.push_back({"k" + std::to_string(q), {32, 4, 1}});
+  return out;
+}
+
 TEST(Autotune, BudgetEndsTheSweepEarly) {
   TempDir d;
   std::ostringstream log;
-  std::vector<TuneCandidate> many;
-  for (int q = 0; q < 40; ++q) many.push_back({"k" + std::to_string(q), {32, 4, 1}});
+  const std::vector<TuneCandidate> many = numbered_candidates(40);
   int calls = 0;
   const TuneMeasure slow = [&](const TuneCandidate&, double) {
     ++calls;
@@ -212,8 +218,7 @@ TEST(Autotune, BudgetEndsTheSweepEarly) {
 TEST(Autotune, AMeasurementsFixedCostIsKeptBackFromTheBudget) {
   TempDir d;
   std::ostringstream log;
-  std::vector<TuneCandidate> many;
-  for (int q = 0; q < 8; ++q) many.push_back({"k" + std::to_string(q), {32, 4, 1}});
+  const std::vector<TuneCandidate> many = numbered_candidates(8);
   int calls = 0;
   std::vector<double> shares;
   const TuneMeasure fixed_cost = [&](const TuneCandidate&, double share) {
