@@ -1,5 +1,5 @@
 // wavescope: watch, time and hear 3-D wave propagation computed on the GPU.
-//   wavescope [--scene FILE] [--gpus N|all]   the GUI
+//   wavescope [--scene FILE] [--gpus N|all] [--gl gpu|cpu]   the GUI
 //   wavescope run | render | kernels | bench | stencil ...
 #include <iostream>
 
@@ -14,6 +14,12 @@ int main(int argc, char** argv) {
   app.add_option("--scene", scene, "scene file for the GUI (JSON)");
   app.add_option("--backend", backend, "solver backend for the GUI: auto, cpu, cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  std::string gl = "gpu";
+  app.add_option("--gl", gl,
+                 "who draws the GUI's window: gpu (the default GL driver) or cpu (Mesa's llvmpipe, so that the GPU "
+                 "runs only the solver; for datacenter GPUs, where each switch to GL costs the solver time)")
+      ->check(CLI::IsMember({"gpu", "cpu"}))
+      ->capture_default_str();
   ws::cli::DecompArgs decomp;  // the GUI's --gpus N|all (with --backend cpu: N CPU slabs) and --slabs-per-gpu
   ws::cli::add_decomp_options(app, decomp);
   ws::cli::add_run_command(app);
@@ -27,6 +33,6 @@ int main(int argc, char** argv) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;  // bad command-line input: status 2
   }
-  if (app.get_subcommands().empty()) return ws::cli::run_gui(scene, backend, decomp);
+  if (app.get_subcommands().empty()) return ws::cli::run_gui(scene, backend, gl, decomp);
   return ws::cli::exit_code();
 }

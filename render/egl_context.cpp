@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "cuda/device_info.hpp"
@@ -26,26 +27,36 @@ bool has_ext(const std::string& list, const char* name) {
   return padded.find(std::string(" ") + name + " ") != std::string::npos;
 }
 
-// Which EGL device to use: WS_EGL_DEVICE, else the one that is CUDA device 0,
-// else the first hardware device, else the first (llvmpipe on a CPU machine).
-EglDeviceChoice choose_device(const std::vector<EGLDeviceEXT>& devs) {
+// Which EGL device to use: WS_EGL_DEVICE; else for GlDevice::Software the first
+// software device; else the one that is CUDA device 0, else the first hardware
+// device, else the first (llvmpipe on a CPU machine).
+EglDeviceChoice choose_device(const std::vector<EGLDeviceEXT>& devs, GlDevice want) {
   EglDeviceChoice best;
   best.count = (int)devs.size();
   int cuda_dev = -1;
   if (query_cuda_device().usable) cudaGetDevice(&cuda_dev);
-  int hw = -1, match = -1;
+  int hw = -1, match = -1, soft = -1;
   std::vector<std::string> exts(devs.size());
   for (size_t d = 0; d < devs.size(); ++d) {
     const char* e = eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(devs[d], EGL_EXTENSIONS) : nullptr;
     exts[d] = e ? e : "";
-    if (hw < 0 && !has_ext(exts[d], "EGL_MESA_device_software")) hw = (int)d;
+    const bool is_soft = has_ext(exts[d], "EGL_MESA_device_software");
+    if (hw < 0 && !is_soft) hw = (int)d;
+    if (soft < 0 && is_soft) soft = (int)d;
     EGLAttrib cuda_attr = -1;
     if (cuda_dev >= 0 && match < 0 && has_ext(exts[d], "EGL_NV_device_cuda") && eglQueryDeviceAttribEXT &&
         eglQueryDeviceAttribEXT(devs[d], EGL_CUDA_DEVICE_NV, &cuda_attr) && cuda_attr == cuda_dev)
       match = (int)d;
   }
   int pick = match >= 0 ? match : (hw >= 0 ? hw : 0);
-  if (const char* env = std::getenv("WS_EGL_DEVICE")) {
+  const char* env = std::getenv("WS_EGL_DEVICE");
+  if (want == GlDevice::Software && !env) {
+    if (soft < 0)
+      throw std::runtime_error("EGL: no software device (Mesa's llvmpipe) among the " + std::to_string(devs.size()) +
+                               " found; drawing on the CPU needs the packages libegl-mesa0 and libgl1-mesa-dri");
+    pick = soft;
+  }
+  if (env) {
     const int want = std::atoi(env);
     if (want < 0 || want >= (int)devs.size())
       throw std::runtime_error("WS_EGL_DEVICE=" + std::string(env) + " is out of range; allowed: 0.." +
@@ -61,7 +72,7 @@ EglDeviceChoice choose_device(const std::vector<EGLDeviceEXT>& devs) {
 
 }  // namespace
 
-EglContext::EglContext() {
+EglContext::EglContext(GlDevice want) {
   // Client extensions first (no display yet): EGL_EXT_device_enumeration, EGL_EXT_platform_device.
   if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) throw std::runtime_error("EGL: cannot load libEGL (is libegl1 installed?)");
   if (!eglQueryDevicesEXT || !eglGetPlatformDisplayEXT)
@@ -71,7 +82,7 @@ EglContext::EglContext() {
   std::vector<EGLDeviceEXT> devs(n);
   eglQueryDevicesEXT(n, devs.data(), &n);
   devs.resize(n);
-  device_ = choose_device(devs);
+  device_ = choose_device(devs, want);
 
   EGLDisplay dpy = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devs[device_.index], nullptr);
   if (dpy == EGL_NO_DISPLAY) throw std::runtime_error(egl_error_text("eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT)"));

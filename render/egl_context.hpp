@@ -7,10 +7,17 @@
 // On a machine with an NVIDIA driver the device that matches CUDA device 0
 // (EGL_NV_device_cuda) is chosen, so CUDA-GL interop works; on a machine
 // without a GPU, Mesa exposes llvmpipe as a software EGL device and the same
-// code runs there (no interop). WS_EGL_DEVICE=N overrides the choice.
+// code runs there (no interop). GlDevice::Software asks for Mesa's llvmpipe
+// even beside a GPU: the views are then drawn by the CPU, and the GPU never
+// switches from the solver's CUDA context to a GL one (on datacenter GPUs such
+// as the H200 each switch costs the solver about 0.4 ms, docs/benchmarks.md).
+// WS_EGL_DEVICE=N overrides the choice.
 #include <string>
 
 namespace ws::render {
+
+// Which GL draws: the GPU that runs CUDA (the default) or the CPU (Mesa's llvmpipe).
+enum class GlDevice { Gpu, Software };
 
 struct EglDeviceChoice {
   int index = -1;          // among eglQueryDevicesEXT's devices
@@ -23,8 +30,9 @@ struct EglDeviceChoice {
 class EglContext {
  public:
   // Creates, makes current and loads GL through glad; throws std::runtime_error
-  // naming the failing step and the EGL error.
-  EglContext();
+  // naming the failing step and the EGL error (for GlDevice::Software without a
+  // software device: which packages provide one).
+  explicit EglContext(GlDevice want = GlDevice::Gpu);
   ~EglContext();
   EglContext(const EglContext&) = delete;
   EglContext& operator=(const EglContext&) = delete;

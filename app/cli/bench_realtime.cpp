@@ -49,6 +49,7 @@ struct RealtimeOptions {
   std::string block;  // BX,BY: instead of the kernel's default (or auto's choice)
   int z_waves = 0;    // the whole-step kernels' z chunks (0: the kernel's rule or auto's choice)
   std::string display = "off";
+  std::string display_gl = "gpu";  // who draws the views: the CUDA device's GL or the CPU's (Mesa)
   std::string graph = "both";
   std::string overlap = "on";
   std::string precision;
@@ -177,6 +178,8 @@ int run_realtime(const RealtimeOptions& o) {
     const DerivedGrid g = derive_grid(cfg.scene);
     const int slabs = (int)cfg.decomp.devices.size();
     if (slabs > 1) (void)make_slab_plan(g.nz, slabs, halo_for(g.stencil), "slabs");  // names nz and the limit
+    if (o.display_gl != "gpu" && o.display == "off")
+      throw std::invalid_argument("--display-gl " + o.display_gl + " needs the display: --display on or both");
     if (slabs > 0 && cfg.block.x > 0)
       throw std::invalid_argument("--block '" + o.block + "' applies to one GPU; the slabs run their kernel's default");
     if (slabs > 0) (void)slab_kernel(g.stencil, cfg.scene.precision, o.kernel == "auto" ? "" : o.kernel);
@@ -194,12 +197,16 @@ int run_realtime(const RealtimeOptions& o) {
   cfg.stop_requested = interrupted;
   try {
     if (o.display != "off") {
-      egl = std::make_unique<render::EglContext>();
+      egl = std::make_unique<render::EglContext>(o.display_gl == "cpu" ? render::GlDevice::Software
+                                                                         : render::GlDevice::Gpu);
       display = std::make_shared<Display>();
       cfg.capture_frame = [display](WaveModel& m) { display->capture(m); };
       cfg.draw_frame = [display] { display->draw(); };
       cfg.finish_display = [display] { display->finish(); };
-      cfg.display_note = "EGL " + egl->renderer() + (egl->device().matches_cuda ? " (the CUDA device)" : "") +
+      cfg.display_note = "EGL " + egl->renderer() +
+                         (egl->device().matches_cuda ? " (the CUDA device)"
+                          : egl->device().software   ? " (the CPU)"
+                                                     : "") +
                          "; 3-D view 1280x720 and 2-D view 460x380 per frame, slices through " +
                          (render::interop_unavailable_reason().empty() ? "CUDA-GL interop" : "a staged upload");
     }
@@ -253,6 +260,11 @@ void add_bench_realtime(CLI::App& bench) {
       ->check(CLI::Range(1, kMaxZWaves));
   c->add_option("--display", o->display, "the GUI's views drawn offscreen every frame: on, off or both")
       ->check(CLI::IsMember({"on", "off", "both"}))
+      ->capture_default_str();
+  c->add_option("--display-gl", o->display_gl,
+                 "who draws the views: gpu (the CUDA device's GL, slices through CUDA-GL interop) or cpu (Mesa's "
+                 "llvmpipe, slices copied to the host on the solver's stream; the GPU then never switches to GL)")
+      ->check(CLI::IsMember({"gpu", "cpu"}))
       ->capture_default_str();
   c->add_option("--graph", o->graph, "the step graph (one launch per run of steps): on, off or both")
       ->check(CLI::IsMember({"on", "off", "both"}))

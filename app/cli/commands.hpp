@@ -21,6 +21,8 @@ void add_bench_command(CLI::App& app);
 void add_stencil_command(CLI::App& app);
 // The GUI (no subcommand): returns the exit status.
 // `decomp`: --gpus / --slabs-per-gpu of the GUI (gui/gui_decomp.hpp).
-int run_gui(const std::string& scene_path, const std::string& backend, const DecompArgs& decomp);
+// gl: "gpu" (the default GL) or "cpu" (Mesa's llvmpipe draws the window; the GPU runs only CUDA).
+int run_gui(const std::string& scene_path, const std::string& backend, const std::string& gl,
+            const DecompArgs& decomp);
 
 }  // namespace ws::cli

@@ -155,7 +155,7 @@ int run(const RenderOptions& o) {
   if (first_steps < 0 && o.seconds >= 0.0) first_steps = (long long)std::llround(o.seconds / g.dt_s);
   if (first_steps < 0) first_steps = o.frames > 0 ? 0 : (long long)(0.3 * room.extent_m.x / scene.sound_speed_m_s / g.dt_s);
 
-  render::EglContext egl;
+  render::EglContext egl(render_gl_device(o));
   std::cout << "GL_RENDERER: " << egl.renderer() << "\n"
             << "GL_VERSION: " << egl.version() << "\n"
             << "EGL device: " << egl.device().index << " of " << egl.device().count
@@ -267,6 +267,11 @@ void add_render_command(CLI::App& app) {
                 "separated (e.g. h-opt2,s-opt3)");
   c->add_option("--precision", o->precision, "override the scene: float or double")
       ->check(CLI::IsMember({"float", "double"}));
+  c->add_option("--gl", o->gl,
+                 "who draws: gpu (the CUDA device's GL) or cpu (Mesa's llvmpipe; the slices are copied through the "
+                 "host, and the GPU never switches from the solver to a GL context)")
+      ->check(CLI::IsMember({"gpu", "cpu"}))
+      ->capture_default_str();
   c->add_flag("--no-interop", o->no_interop, "copy slices (or the height surface) through the host even when interop works");
   c->add_flag("--hide-obstacles", o->hide_obstacles, "wave scenes: leave the obstacles out of the 3-D view");
   c->add_option("--exaggeration", o->exaggeration, "sediment scenes: vertical exaggeration of h (default: automatic)")

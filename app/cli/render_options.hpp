@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/decomp_setup.hpp"
+#include "egl_context.hpp"
 
 namespace ws::cli {
 
@@ -28,6 +29,7 @@ struct RenderOptions {
   std::string kernel;
   std::string precision;
   bool no_interop = false;
+  std::string gl = "gpu";       // who draws: gpu (the CUDA device's GL) or cpu (Mesa's llvmpipe)
   bool hide_obstacles = false;  // wave: leave the obstacles out of the 3-D view
   double exaggeration = 0.0;    // sediment: vertical exaggeration; 0: automatic
   DecompArgs decomp;            // wave: --gpus, --slabs-per-gpu (one process)
@@ -36,6 +38,9 @@ struct RenderOptions {
 // The checks both models share (one picture or frames, the size); an empty
 // string when the options are fine, else the message (exit status 2).
 std::string check_output_options(const RenderOptions& o);
+inline render::GlDevice render_gl_device(const RenderOptions& o) {
+  return o.gl == "cpu" ? render::GlDevice::Software : render::GlDevice::Gpu;
+}
 // frames mode: DIR/frame_NNNN.png
 std::string render_frame_path(const RenderOptions& o, int frame);
 

@@ -78,7 +78,7 @@ int run_sediment_render(const RenderOptions& o) {
   if (first_steps < 0)
     first_steps = o.frames > 0 ? 0 : scene.duration_s > 0 ? (long long)std::llround(scene.duration_s / g.dt_s) : 1000;
 
-  render::EglContext egl;
+  render::EglContext egl(render_gl_device(o));
   std::cout << "GL_RENDERER: " << egl.renderer() << "\n"
             << "GL_VERSION: " << egl.version() << "\n"
             << "EGL device: " << egl.device().index << " of " << egl.device().count

@@ -107,7 +107,15 @@ struct Window {
   }
 };
 
-bool open_window(Window& w) {
+// gl "cpu": the window's GL (views and panel) drawn by Mesa's llvmpipe, so the GPU runs
+// only the solver's CUDA context (on datacenter GPUs each switch to a GL context costs the
+// solver about 0.4 ms, docs/benchmarks.md). GLVND picks the vendor for GLX by this variable
+// and Mesa its rasteriser by the second; both are read when the context is created.
+bool open_window(Window& w, const std::string& gl) {
+  if (gl == "cpu") {
+    setenv("__GLX_VENDOR_LIBRARY_NAME", "mesa", 1);
+    setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
+  }
   glfwSetErrorCallback(glfw_error);
   if (!glfwInit()) return false;
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
@@ -130,7 +138,8 @@ bool open_window(Window& w) {
 
 }  // namespace
 
-int run_gui(const std::string& scene_path, const std::string& backend, const DecompArgs& decomp_args) {
+int run_gui(const std::string& scene_path, const std::string& backend, const std::string& gl,
+            const DecompArgs& decomp_args) {
   const Script script = script_from_env();
   BackendChoice choice;
   try {
@@ -148,13 +157,21 @@ int run_gui(const std::string& scene_path, const std::string& backend, const Dec
   }
   // Declared before the state that owns GL objects, so the context outlives them.
   Window window;
-  if (!open_window(window)) {
+  if (gl != "gpu" && gl != "cpu") {
+    std::cerr << "wavescope: --gl '" << gl << "' is not allowed: gpu or cpu\n";
+    return 2;
+  }
+  if (!open_window(window, gl)) {
     std::cerr << "wavescope: cannot open an OpenGL 4.3 window (no display, or no GL 4.3 driver).\n"
                  "  Without a display, draw the same views offscreen through EGL:\n"
                  "    wavescope render --scene " << scene_path << " --png view.png\n";
     return 1;
   }
-  std::cerr << "wavescope: GL_RENDERER " << (const char*)glGetString(GL_RENDERER) << "\n";
+  const std::string renderer = (const char*)glGetString(GL_RENDERER);
+  std::cerr << "wavescope: GL_RENDERER " << renderer << "\n";
+  if (gl == "cpu" && renderer.find("llvmpipe") == std::string::npos && renderer.find("softpipe") == std::string::npos)
+    std::cerr << "wavescope: --gl cpu asked for Mesa's llvmpipe, but the window's GL is " << renderer
+              << " (is libgl1-mesa-dri installed?)\n";
   gui::GuiContext ctx;
   ctx.backend = choice;
   ctx.decomp = decomp;

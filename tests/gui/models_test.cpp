@@ -88,6 +88,22 @@ TEST(GuiModels, FurnishedRoomRunsWithItsObstacles) {
   EXPECT_GT(r.luma_stddev, 10.0);
 }
 
+// --gl cpu: the whole window (views and panel) drawn by Mesa's llvmpipe, the picture
+// still running; --gl other than gpu or cpu is refused with status 2 naming the option.
+TEST(GuiModels, GlCpuDrawsTheWindowWithMesa) {
+  REQUIRE_XVFB();
+  const std::string png = std::string(WS_BINARY_DIR) + "/tests/gui_gl_cpu.png";
+  const std::string log = run_gui(scene("shoebox.json") + " --gl cpu", 8, 5, png);
+  ASSERT_TRUE(std::filesystem::exists(png)) << log;
+  EXPECT_NE(log.find("[exit status 0]"), std::string::npos) << log;
+  EXPECT_NE(log.find("GL_RENDERER llvmpipe"), std::string::npos) << log;
+  EXPECT_EQ(log.find("--gl cpu asked for"), std::string::npos) << log;
+  EXPECT_GT(measure(ws::render::read_png_rgba(png)).luma_stddev, 10.0) << log;
+  const std::string bad = run_gui(scene("shoebox.json") + " --gl banana", 2, 1, png);
+  EXPECT_NE(bad.find("[exit status 2]"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("--gl"), std::string::npos) << bad;
+}
+
 TEST(GuiModels, SceneLoaderSwitchesModelsBothWays) {
   REQUIRE_XVFB();
   const std::string png = std::string(WS_BINARY_DIR) + "/tests/gui_switch.png";
