@@ -91,7 +91,7 @@ struct Display {
     if (!slices) {
       room = render::make_room_geometry(m.scene(), m.grid());
       camera.reset(room.extent_m);
-      slices = std::make_unique<render::SliceTextures>(m.solver().current_field());
+      slices = std::make_unique<render::SliceTextures>(display_field(m.solver()));
       pos = slices->positions();
       const render::SceneObstacles o = render::scene_obstacles(m.scene());
       if (!o.triangles.empty()) obstacles = std::make_unique<render::ObstacleMesh>(o.triangles);

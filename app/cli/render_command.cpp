@@ -163,7 +163,7 @@ int run(const RenderOptions& o) {
             << "\n"
             << "EGL device extensions: " << egl.device().extensions << "\n"
             << "solver: " << model->backend_note() << "\n";
-  auto slices = std::make_unique<render::SliceTextures>(model->solver().current_field(), !o.no_interop);
+  auto slices = std::make_unique<render::SliceTextures>(display_field(model->solver()), !o.no_interop);
   const bool interop = slices->mode() == render::SliceUploadMode::Interop;
   std::cout << "interop: " << (interop ? "yes" : "no") << (interop ? "" : " (" + slices->interop_note() + ")")
             << "\nslice upload: " << render::to_string(slices->mode()) << std::endl;

@@ -11,13 +11,13 @@ Session::Session(const std::string& scene_path, BackendChoice backend, const Dec
   audio::load_scene_signals(scene);
   // The autotuned kernel (sim/cuda/autotune.hpp); on slabs the slabs' default.
   model_ = std::make_unique<WaveModel>(scene, backend, "auto", decomp);
-  slices_ = std::make_unique<render::SliceTextures>(model_->solver().current_field());
+  slices_ = std::make_unique<render::SliceTextures>(display_field(model_->solver()));
   refresh_room();
 }
 
 void Session::continue_on_cpu() {
   model_->continue_on_cpu();
-  slices_ = std::make_unique<render::SliceTextures>(model_->solver().current_field());
+  slices_ = std::make_unique<render::SliceTextures>(display_field(model_->solver()));
 }
 
 void Session::update_slices(const render::SlicePositions& pos) {

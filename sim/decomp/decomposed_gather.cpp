@@ -2,6 +2,8 @@
 // and gathered from its slabs (every rank takes part under MPI).
 #include "decomp/decomposed_solver_impl.hpp"
 
+#include <algorithm>
+
 namespace ws {
 namespace decomp_impl {
 
@@ -85,9 +87,11 @@ FieldView DecomposedSolver::current_field() const {
 }
 
 FieldView DecomposedSolver::slice_field(int i, int j, int k) const {
+  const SliceAt at = clamp_slice(layout_, SliceAt{i, j, k});
+  const bool all_on_devices = std::all_of(locals_.begin(), locals_.end(), [](const LocalSlab& l) { return l.cuda; });
+  if (all_on_devices && !(comm_ && comm_->size() > 1)) return const_cast<DecomposedSolver*>(this)->slices_on_device(at);
   const CurrentDeviceScope keep(on_devices_);
   auto* self = const_cast<DecomposedSolver*>(this);
-  const SliceAt at = clamp_slice(layout_, SliceAt{i, j, k});
   std::vector<double> mine;
   for (auto& l : self->locals_) {
     self->on(l);
@@ -111,6 +115,44 @@ FieldView DecomposedSolver::slice_field(int i, int j, int k) const {
   }
   if (used != mine.size()) throw std::logic_error("gathered slices do not match the slabs");
   return {out, precision_, layout_, false};
+}
+
+// Every slab on a device, one process: each slab packs its slice points on its GPU behind
+// its steps and copies them to the caller's device (the display's), where they are
+// scattered into a grid array that keeps its zero halo; the view is that device array.
+FieldView DecomposedSolver::slices_on_device(const SliceAt& at) {
+  int display = 0;
+  CUDA_CHECK(cudaGetDevice(&display));
+  const CurrentDeviceScope keep(on_devices_);
+  const size_t elem = precision_ == Precision::Float ? sizeof(float) : sizeof(double);
+  std::vector<size_t> offset(locals_.size() + 1, 0);
+  for (size_t q = 0; q < locals_.size(); ++q)
+    offset[q + 1] = offset[q] + slab_slice_values(layout_, plan_.slabs[locals_[q].s], at) * elem;
+  if (slice_device_ != display || slice_grid_.size() < (size_t)layout_.total * elem ||
+      slice_packed_.size() < offset.back()) {
+    CUDA_CHECK(cudaSetDevice(display));
+    slice_grid_ = DeviceBuffer<unsigned char>((size_t)layout_.total * elem);
+    CUDA_CHECK(cudaMemset(slice_grid_.get(), 0, slice_grid_.size()));  // the halo stays zero
+    slice_packed_ = DeviceBuffer<unsigned char>(offset.back() + (size_t)layout_.plane * elem);  // room for plane k
+    slice_device_ = display;
+  }
+  for (size_t q = 0; q < locals_.size(); ++q) {
+    LocalSlab& l = locals_[q];
+    on(l);
+    const size_t bytes = offset[q + 1] - offset[q];
+    if (l.slice_packed.size() < bytes) l.slice_packed = DeviceBuffer<unsigned char>(bytes + (size_t)layout_.plane * elem);
+    pack_slab_slices_on_device(l.solver->current_field(), plan_.slabs[l.s], at, l.slice_packed.get(), l.cuda->stream());
+    CUDA_CHECK(cudaMemcpyPeerAsync(slice_packed_.get() + offset[q], display, l.slice_packed.get(), l.device, bytes,
+                                   l.cuda->stream()));
+  }
+  for (auto& l : locals_) on(l).cuda->synchronize();
+  CUDA_CHECK(cudaSetDevice(display));
+  // On the legacy stream, after the views' reads of the previous slices queued there.
+  for (size_t q = 0; q < locals_.size(); ++q)
+    unpack_slab_slices_on_device(slice_packed_.get() + offset[q], layout_, plan_.slabs[locals_[q].s], at, precision_,
+                                 slice_grid_.get(), nullptr);
+  CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  return {slice_grid_.get(), precision_, layout_, true};
 }
 
 void DecomposedSolver::gather_state(std::vector<double>& uc, std::vector<double>* up) {

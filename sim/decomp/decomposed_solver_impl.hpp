@@ -31,6 +31,7 @@
 #include "decomp/slab_plan.hpp"
 #include "decomp/slab_workers.hpp"
 #include "decomp/slice_gather.hpp"
+#include "decomp/slice_pack.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/step_graph.hpp"
 
@@ -45,6 +46,9 @@ struct LocalSlab {
   bool edge = false; // borders a slab of another part: updated first
   std::unique_ptr<WaveSolver> solver;
   CudaWaveSolver* cuda = nullptr;
+  // The display's slice points of a device slab, packed on its GPU (slice_pack.hpp):
+  // sized at the first slice_field.
+  DeviceBuffer<unsigned char> slice_packed;
 };
 
 // A cut between plan slabs `lo` and `lo + 1` that this process takes part in.
@@ -332,6 +336,11 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   SolverMetrics metrics_;
   std::vector<float> view_f_;
   std::vector<double> view_d_;
+  // slice_field with every slab on a device: the grid's padded array on the display's
+  // device (slice_device_), holding the slices, and every slab's packed points there.
+  FieldView slices_on_device(const SliceAt& at);
+  DeviceBuffer<unsigned char> slice_grid_, slice_packed_;
+  int slice_device_ = -1;
 };
 
 }  // namespace decomp_impl

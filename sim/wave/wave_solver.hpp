@@ -108,6 +108,15 @@ class WaveSolver {
   virtual size_t memory_bytes() const = 0;
 };
 
+// The view the display's slice textures are made from (render/slice_textures.hpp): where
+// slice_field's data lives, on a device or on the host, which for a decomposed grid is not
+// where current_field's is (its slices stay on the display's GPU, its whole field is
+// gathered on the host).
+inline FieldView display_field(const WaveSolver& s) {
+  const FieldLayout& L = s.layout();
+  return s.slice_field(L.nx / 2, L.ny / 2, L.nz / 2);
+}
+
 // Compulsory bytes per interior point and step for the two-grid scheme:
 // read u^n once, read u^{n-1} once, write u^{n+1} once.
 inline double scheme_bytes_per_point(Precision p) { return 3.0 * bytes_of(p); }

@@ -9,13 +9,17 @@
 // With two or more devices, the same on real peers.
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include "common/gpu.hpp"
 #include "core/cuda_check.hpp"
+#include "cpu/cpu_solver.hpp"
 #include "cuda/cuda_solver.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "decomp/decomp_cases.hpp"
 #include "decomp/decomposed_solver.hpp"
 #include "decomp/model_decomp_test.hpp"
+#include "decomp/slice_check.hpp"
 
 namespace ws::test {
 namespace {
@@ -218,6 +222,37 @@ TEST(DecomposedGpu, SlabsOnSeveralDevicesLeaveTheCallerOnItsDevice) {
   here("reset");
   s->write_state(uc, up, 7);
   here("write_state");
+}
+
+// The display's slices of device slabs, packed on the GPU (slice_pack.hpp) and copied to
+// the host in one piece per slab: every point of the three slices equals the state written
+// in, in both precisions, for slice points in the first, a middle and the last slab and on
+// the grid's faces, with each slab in its own field and with one grid per GPU; a state
+// written afterwards shows in the next slices, not in stale ones.
+TEST(DecomposedGpu, SliceFieldOfDeviceSlabsHoldsTheThreeSlices) {
+  WS_REQUIRE_GPU();
+  for (int which : {4, 5}) {  // double and float cases with walls and obstacles
+    const DecompCase c = decomp_cases()[which];
+    SCOPED_TRACE(c.name);
+    const CaseResult ref = run_case(c, [](Precision p, const Stencil& st, int nx, int ny, int nz, double courant,
+                                          double dt) { return make_cpu_solver(p, st, nx, ny, nz, courant, dt); });
+    const Stencil st = make_stencil(c.stencil);
+    const double courant = 0.9 * st.courant_max;
+    for (bool shared : {true, false}) {
+      SCOPED_TRACE(shared ? "one grid per GPU" : "a field per slab");
+      auto many = slabs_on({0, 0, 0, 0}, slab_kernel(st, c.precision, "", true), true, true, true, shared)(
+          c.precision, st, c.nx, c.ny, c.nz, courant, 1e-5);
+      many->write_state(ref.u_cur, ref.u_prev, ref.step);
+      for (const auto& p : {std::array<int, 3>{0, 0, 0}, {c.nx / 2, c.ny / 3, c.nz / 4},
+                            {c.nx - 1, c.ny - 1, c.nz - 1}, {1, c.ny / 2, c.nz / 2}})
+        EXPECT_EQ(slice_mismatches(*many, ref.u_cur, p[0], p[1], p[2]), 0) << p[0] << "," << p[1] << "," << p[2];
+      std::vector<double> moved = ref.u_cur;
+      for (double& v : moved) v = 2 * v;  // exact in float too; the fixed halo stays 0
+      many->write_state(moved, ref.u_prev, ref.step);
+      EXPECT_GT(slice_mismatches(*many, ref.u_cur, 1, 2, 3), 0);
+      EXPECT_EQ(slice_mismatches(*many, moved, 1, 2, 3), 0);
+    }
+  }
 }
 
 // The comparisons above pass whether or not the graph replays (a capture that fails

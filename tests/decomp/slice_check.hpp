@@ -1,6 +1,8 @@
 #pragma once
 // The display's view of a decomposed grid (WaveSolver::slice_field): the points of the
 // three slices through (i, j, k) must equal the grid's u^n; returns how many differ.
+#include <cuda_runtime.h>
+
 #include <vector>
 
 #include "wave/wave_solver.hpp"
@@ -10,9 +12,18 @@ namespace ws::test {
 inline long long slice_mismatches(const WaveSolver& s, const std::vector<double>& u_cur, int i, int j, int k) {
   const FieldView v = s.slice_field(i, j, k);
   const FieldLayout& L = v.layout;
+  // A view on a device (slabs all on GPUs) is read through a copy of the whole array.
+  const size_t bytes = (size_t)L.total * (v.precision == Precision::Float ? sizeof(float) : sizeof(double));
+  std::vector<unsigned char> copy;
+  const void* data = v.data;
+  if (v.on_device) {
+    copy.resize(bytes);
+    if (cudaMemcpy(copy.data(), v.data, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) return -1;
+    data = copy.data();
+  }
   auto at = [&](int64_t q) {
-    return v.precision == Precision::Float ? (double)static_cast<const float*>(v.data)[q]
-                                           : static_cast<const double*>(v.data)[q];
+    return v.precision == Precision::Float ? (double)static_cast<const float*>(data)[q]
+                                           : static_cast<const double*>(data)[q];
   };
   long long bad = 0;
   const int h = L.halo;
