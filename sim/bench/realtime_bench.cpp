@@ -36,7 +36,8 @@ void sync_devices(const std::vector<int>& devices) {
 // The GUI's frame loop (app/gui/frame_step.cpp): each frame waits for the steps the
 // frame before queued, captures the field they left for the views (on the solver's
 // stream), queues its own steps and draws while they run; a frame's picture is the
-// field one frame behind, as on the GUI's screen. On slabs the advance is synchronous.
+// field one frame behind, as on the GUI's screen. Slabs queue their steps the same way
+// when every slab is on a GPU (decomposed_solver.hpp's QueuedSlabs).
 // Without `overlap` each frame's steps are waited for before its picture is drawn.
 void run_frames(WaveModel& m, int frames, int per_frame, const RealtimeConfig& cfg, bool display) {
   if (!cfg.overlap) {

@@ -66,6 +66,22 @@ FieldStats DecomposedSolver::field_stats() {
     finite = finite && f.finite;
   }
   if (comm_) comm_->allreduce_stats(sum, peak, finite);
+  return grid_stats(sum, peak, finite);
+}
+
+FieldStats DecomposedSolver::queued_field_stats(int slot) const {
+  double sum = 0.0, peak = 0.0;
+  bool finite = true;
+  for (const auto& l : locals_) {
+    const FieldStats f = l.cuda->queued_field_stats(slot);
+    sum += f.mean * (double)l.solver->layout().interior_points();
+    peak = std::max(peak, f.peak);
+    finite = finite && f.finite;
+  }
+  return grid_stats(sum, peak, finite);
+}
+
+FieldStats DecomposedSolver::grid_stats(double sum, double peak, bool finite) const {
   FieldStats f;
   f.finite = finite;
   f.mean = sum / (double)layout_.interior_points();

@@ -81,6 +81,27 @@ class DecompProbe {
 };
 DecompProbe* decomp_probe(WaveSolver& solver);
 
+// Steps queued without a host wait, for the frame loop (WaveModel::advance_async): with
+// every slab on a GPU and one process, the slabs' steps (graph replays or queued steps)
+// and their statistics are queued on the devices and waited for once, at the next frame,
+// so the picture is drawn while the slabs step, as on one GPU.
+class QueuedSlabs {
+ public:
+  virtual ~QueuedSlabs() = default;
+  // advance() without its final wait (called once or more before finish_queued()).
+  virtual void advance_queued(int steps) = 0;
+  // Every slab's field statistics reduced behind the steps queued so far, into `slot`
+  // (0 .. CudaWaveSolver::kQueuedStats - 1).
+  virtual void queue_field_stats(int slot) = 0;
+  // Waits for the queued steps; metrics() then give their throughput.
+  virtual void finish_queued() = 0;
+  // The grid's statistics of `slot`, after finish_queued().
+  virtual FieldStats queued_field_stats(int slot) const = 0;
+};
+// The solver's queued advance; null for a solver that is not decomposed, or whose slabs
+// cannot queue (a slab on the CPU, or several MPI ranks).
+QueuedSlabs* queued_slabs(WaveSolver& solver);
+
 // Whether the last advance() of a decomposed solver replayed its step graph, and why not
 // when it could not ("" when it did or was not asked to); false, "" for another solver.
 struct DecompGraphUse {

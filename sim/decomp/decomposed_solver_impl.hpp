@@ -49,6 +49,8 @@ struct LocalSlab {
   // The display's slice points of a device slab, packed on its GPU (slice_pack.hpp):
   // sized at the first slice_field.
   DeviceBuffer<unsigned char> slice_packed;
+  // On its stream around the steps queued since the last finish_queued() (metrics()).
+  std::unique_ptr<CudaEvent> queue_start, queue_stop;
 };
 
 // A cut between plan slabs `lo` and `lo + 1` that this process takes part in.
@@ -64,7 +66,7 @@ struct Cut {
 // copies by kernel or copy engine, ordered by events or by flags in GPU memory) and
 // between MPI ranks (SlabComm). docs/ARCHITECTURE.md, "Decomposition over GPUs and MPI ranks",
 // says how it runs.
-class DecomposedSolver final : public WaveSolver, public DecompProbe {
+class DecomposedSolver final : public WaveSolver, public DecompProbe, public QueuedSlabs {
  public:
   DecomposedSolver(const DecompOptions& o, Precision precision, const Stencil& st, int nx, int ny, int nz,
                    double courant, double dt);
@@ -123,6 +125,13 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   // The display's slices: each slab's share of them, gathered (every rank takes part
   // under MPI) into the view's array, whose other points keep older values.
   FieldView slice_field(int i, int j, int k) const override;
+
+  // QueuedSlabs (queued_ only: every slab on a GPU, one process).
+  bool can_queue() const { return queued_; }
+  void advance_queued(int steps) override;
+  void queue_field_stats(int slot) override;
+  void finish_queued() override;
+  FieldStats queued_field_stats(int slot) const override;
 
   size_t memory_bytes() const override {
     size_t b = 0;
@@ -283,6 +292,8 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   // Both levels (read_state), or u^n alone when `up` is null (current_field: the display's
   // per-frame read has no use for u^{n-1}).
   void gather_state(std::vector<double>& uc, std::vector<double>* up);
+  // The grid's statistics from the slabs' (interior-point-weighted sum of means, peak, finite).
+  FieldStats grid_stats(double sum, double peak, bool finite) const;
 
   Stencil stencil_;
   Precision precision_;
@@ -333,6 +344,8 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe {
   std::vector<std::array<int, 2>> neighbour_;
   std::vector<DeviceBuffer<unsigned>> flags_;
   bool replayed_ = false;   // the last advance() replayed a graph
+  long long queued_steps_ = 0;  // advance_queued() steps not yet finished
+  std::chrono::steady_clock::time_point queued_since_;
   SolverMetrics metrics_;
   std::vector<float> view_f_;
   std::vector<double> view_d_;

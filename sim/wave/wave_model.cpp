@@ -15,6 +15,7 @@
 #include "cuda/autotune.hpp"
 #include "cuda/room_autotune.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "decomp/decomposed_solver.hpp"
 #include "decomp/slab_autotune.hpp"
 #include "wave/scene_solids.hpp"
 #include "wave/stencil_switch.hpp"
@@ -143,6 +144,7 @@ void WaveModel::build_solver(Precision p, const std::string& kernel_id, const La
   }
   solver_ = std::move(next);
   cuda_ = next_cuda;
+  slabs_ = queued_slabs(*solver_);
   scene_.precision = p;
   wire_io();
 }
@@ -447,6 +449,7 @@ void WaveModel::set_stencil(const std::string& name) {
   try {
     solver_.reset();
     cuda_ = nullptr;
+    slabs_ = nullptr;
     build_solver(scene_.precision, kernel_id, keep_kernel ? &opt : nullptr);
   } catch (...) {
     scene_ = old_scene;

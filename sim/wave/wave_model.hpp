@@ -17,6 +17,8 @@
 
 namespace ws {
 
+class QueuedSlabs;
+
 
 // Raised when the field stops being finite or grows past any physical bound, or
 // when the watchdog sees a growing zero mode or a DC ramp (sim/wave/watchdog.hpp):
@@ -134,6 +136,7 @@ class WaveModel {
   DecompOptions decomp_in_use_;
   std::unique_ptr<WaveSolver> solver_;
   CudaWaveSolver* cuda_ = nullptr;
+  QueuedSlabs* slabs_ = nullptr;  // slabs whose steps can be queued (decomposed_solver.hpp), else null
   std::string backend_note_;
   std::string kernel_choice_note_;
   std::vector<std::vector<double>> history_;

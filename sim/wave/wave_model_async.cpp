@@ -1,25 +1,27 @@
-// WaveModel's frame-loop advance: the steps queued on the CUDA solver's stream and
-// waited for at the next frame, so the GUI draws (and the host builds its panels)
-// while the device steps. The watchdog's statistics are reduced on the stream at
-// the same steps as in advance() and judged when the steps are waited for.
+// WaveModel's frame-loop advance: the steps queued on the CUDA solver's stream (or on
+// the slabs' GPUs, decomp/decomposed_solver.hpp's QueuedSlabs) and waited for at the next
+// frame, so the GUI draws (and the host builds its panels) while the devices step. The
+// watchdog's statistics are reduced on the devices at the same steps as in advance() and
+// judged when the steps are waited for.
 #include "core/cuda_check.hpp"
+#include "decomp/decomposed_solver.hpp"
 #include "wave/wave_model.hpp"
 
 namespace ws {
 
 WaveModel::~WaveModel() {
   // The solver's buffers must not go while its queued steps still use them.
-  if (in_flight_ && cuda_) {
-    try {
-      cuda_->synchronize();
-    } catch (...) {
-    }
+  if (!in_flight_) return;
+  try {
+    if (cuda_) cuda_->synchronize();
+    else if (slabs_) slabs_->finish_queued();
+  } catch (...) {
   }
 }
 
 bool WaveModel::async_capable() const {
   // The fault hook's step must land exactly, which the synchronous path does chunk by chunk.
-  return cuda_ != nullptr && !fault_hook_;
+  return (cuda_ != nullptr || slabs_ != nullptr) && !fault_hook_;
 }
 
 void WaveModel::advance_async(int steps) {
@@ -38,11 +40,13 @@ void WaveModel::advance_async(int steps) {
     while (steps > 0) {
       // The chunks and check points of advance_chunks(), without waiting at any of them.
       const int chunk = (int)std::min<long long>(steps, Watchdog::kInterval);
-      cuda_->advance_async(chunk);
+      if (cuda_) cuda_->advance_async(chunk);
+      else slabs_->advance_queued(chunk);
       steps -= chunk;
       if (solver_->step() >= next_check_) {
         next_check_ = solver_->step() + Watchdog::kInterval;
-        cuda_->queue_field_stats((int)queued_checks_.size());
+        if (cuda_) cuda_->queue_field_stats((int)queued_checks_.size());
+        else slabs_->queue_field_stats((int)queued_checks_.size());
         queued_checks_.push_back(solver_->step());
       }
     }
@@ -58,14 +62,16 @@ void WaveModel::finish_advance() {
   const std::vector<long long> checks = std::move(queued_checks_);
   queued_checks_.clear();
   try {
-    cuda_->finish_async();
+    if (cuda_) cuda_->finish_async();
+    else slabs_->finish_queued();
   } catch (const CudaError& e) {
     stop_on_fault(e);
   }
   take_samples();  // BlowUpError on a non-finite sample
-  for (size_t c = 0; c < checks.size(); ++c)
-    if (auto why = watchdog_.check(checks[c], cuda_->queued_field_stats((int)c)))
-      throw BlowUpError("watchdog: " + *why + "; the simulation is paused");
+  for (size_t c = 0; c < checks.size(); ++c) {
+    const FieldStats f = cuda_ ? cuda_->queued_field_stats((int)c) : slabs_->queued_field_stats((int)c);
+    if (auto why = watchdog_.check(checks[c], f)) throw BlowUpError("watchdog: " + *why + "; the simulation is paused");
+  }
 }
 
 }  // namespace ws

@@ -47,6 +47,7 @@ void WaveModel::continue_on_cpu() {
   // destructors' CUDA calls fail and are ignored).
   solver_.reset();
   cuda_ = nullptr;
+  slabs_ = nullptr;
   choice_ = BackendChoice::Cpu;
   decomp_ = DecompOptions{};
   build_solver(scene_.precision, "", nullptr);

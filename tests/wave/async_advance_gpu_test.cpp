@@ -9,6 +9,7 @@
 
 #include "common/gpu.hpp"
 #include "scene_builders.hpp"
+#include "decomp/decomposed_solver.hpp"
 #include "wave/wave_model.hpp"
 
 namespace ws {
@@ -88,6 +89,48 @@ TEST_P(AsyncAdvanceGpu, ChangesFinishTheQueuedStepsFirst) {
 INSTANTIATE_TEST_SUITE_P(Precisions, AsyncAdvanceGpu, ::testing::Values(Precision::Float, Precision::Double),
                          [](const auto& i) { return std::string(to_string(i.param)); });
 
+// Slabs on GPUs queue the same way (decomposed_solver.hpp's QueuedSlabs): three slabs on
+// device 0, queued frames against advance() on the same slabs, bit for bit, with every
+// receiver sample; a change finishes the queued steps first.
+DecompOptions three_slabs_on_device_0() {
+  DecompOptions o;
+  o.devices = {0, 0, 0};
+  o.slabs_per_process = 3;
+  return o;
+}
+
+class AsyncAdvanceSlabsGpu : public ::testing::TestWithParam<Precision> {};
+
+TEST_P(AsyncAdvanceSlabsGpu, SameBitsAsAdvance) {
+  WS_REQUIRE_GPU();
+  const WaveScene s = absorbing_room(GetParam());
+  WaveModel sync(s, BackendChoice::Cuda, "", three_slabs_on_device_0());
+  WaveModel queued(s, BackendChoice::Cuda, "", three_slabs_on_device_0());
+  ASSERT_FALSE(queued.cuda()) << "the model runs on slabs, not one solver";
+  for (int frame : {300, 7, 1, 600, 256, 513}) {
+    sync.advance(frame);
+    queued.advance_async(frame);
+    EXPECT_TRUE(queued.advance_in_flight()) << "the slabs' steps are queued, not run at once";
+    EXPECT_EQ(queued.step(), sync.step()) << "step() counts the queued steps";
+  }
+  queued.finish_advance();
+  EXPECT_FALSE(queued.advance_in_flight());
+  EXPECT_EQ(queued.solver().metrics().last_steps, 513);
+  EXPECT_GT(queued.solver().metrics().steps_per_s, 0.0);
+  expect_same_run(sync, queued);
+  double peak = 0.0;
+  for (double v : sync.receiver_history()[0]) peak = std::max(peak, std::fabs(v));
+  EXPECT_GT(peak, 0.0) << "the pulse reached the receiver: the comparison is of something";
+  // A change finishes the queued steps first.
+  queued.advance_async(50);
+  queued.set_receiver_position(1, {0.2, 0.5, 0.3});
+  EXPECT_FALSE(queued.advance_in_flight());
+  EXPECT_EQ((long long)queued.receiver_history()[0].size(), queued.step());
+}
+
+INSTANTIATE_TEST_SUITE_P(Precisions, AsyncAdvanceSlabsGpu, ::testing::Values(Precision::Float, Precision::Double),
+                         [](const auto& i) { return std::string(to_string(i.param)); });
+
 // The watchdog's statistics are reduced on the stream at the same steps as in advance()
 // and judged at the finish: a DC ramp (a "scheme" source whose signal has a non-zero sum
 // in a closed rigid room) stops the model there, with every sample until then kept.
@@ -99,6 +142,7 @@ TEST(AsyncAdvanceGpuWatchdog, DcRampTripsAtTheFinish) {
                        Injection::Value});
   s.receivers.push_back({"r", {0.3, 0.3, 0.3}});
   WaveModel queued(s, BackendChoice::Cuda), sync(s, BackendChoice::Cuda);
+  WaveModel queued_slabs(s, BackendChoice::Cuda, "", three_slabs_on_device_0());
   const long long limit = testing::long_run_steps(200000);
   if (limit < 200000) GTEST_SKIP() << "the ramp needs the full run (WS_TEST_MAX_STEPS caps it at " << limit << ")";
   std::string queued_what, sync_what;
@@ -119,6 +163,17 @@ TEST(AsyncAdvanceGpuWatchdog, DcRampTripsAtTheFinish) {
   EXPECT_EQ((long long)queued.receiver_history()[0].size(), queued.step());  // nothing recorded is lost
   // The same checks at the same steps: the same message (which names the steps) as advance().
   EXPECT_EQ(queued_what, sync_what);
+  // And on slabs, whose statistics are reduced per slab behind the queued steps.
+  std::string slabs_what;
+  try {
+    while (queued_slabs.step() < limit) queued_slabs.advance_async(333);
+    queued_slabs.finish_advance();
+  } catch (const BlowUpError& e) {
+    slabs_what = e.what();
+  }
+  EXPECT_NE(slabs_what.find("DC ramp"), std::string::npos) << "slabs: " << slabs_what;
+  EXPECT_FALSE(queued_slabs.advance_in_flight());
+  EXPECT_EQ((long long)queued_slabs.receiver_history()[0].size(), queued_slabs.step());
 }
 
 }  // namespace
