@@ -136,6 +136,9 @@ FieldView DecomposedSolver::slice_field(int i, int j, int k) const {
 // Every slab on a device, one process: each slab packs its slice points on its GPU behind
 // its steps and copies them to the caller's device (the display's), where they are
 // scattered into a grid array that keeps its zero halo; the view is that device array.
+// Nothing waits on the host: the scatter runs on the display device's legacy stream (the
+// views' stream for slabs) after the slabs' copies, and each slab's next pack waits for
+// the views' reads of the previous slices, queued on that stream before this call.
 FieldView DecomposedSolver::slices_on_device(const SliceAt& at) {
   int display = 0;
   CUDA_CHECK(cudaGetDevice(&display));
@@ -144,30 +147,34 @@ FieldView DecomposedSolver::slices_on_device(const SliceAt& at) {
   std::vector<size_t> offset(locals_.size() + 1, 0);
   for (size_t q = 0; q < locals_.size(); ++q)
     offset[q + 1] = offset[q] + slab_slice_values(layout_, plan_.slabs[locals_[q].s], at) * elem;
+  CUDA_CHECK(cudaSetDevice(display));
   if (slice_device_ != display || slice_grid_.size() < (size_t)layout_.total * elem ||
       slice_packed_.size() < offset.back()) {
-    CUDA_CHECK(cudaSetDevice(display));
+    CUDA_CHECK(cudaDeviceSynchronize());  // the views may still read the old arrays
     slice_grid_ = DeviceBuffer<unsigned char>((size_t)layout_.total * elem);
     CUDA_CHECK(cudaMemset(slice_grid_.get(), 0, slice_grid_.size()));  // the halo stays zero
     slice_packed_ = DeviceBuffer<unsigned char>(offset.back() + (size_t)layout_.plane * elem);  // room for plane k
+    slice_read_ = std::make_unique<CudaEvent>();
     slice_device_ = display;
   }
+  slice_read_->record(cudaStreamLegacy);  // behind the views' reads of the last slices
   for (size_t q = 0; q < locals_.size(); ++q) {
     LocalSlab& l = locals_[q];
     on(l);
     const size_t bytes = offset[q + 1] - offset[q];
     if (l.slice_packed.size() < bytes) l.slice_packed = DeviceBuffer<unsigned char>(bytes + (size_t)layout_.plane * elem);
-    pack_slab_slices_on_device(l.solver->current_field(), plan_.slabs[l.s], at, l.slice_packed.get(), l.cuda->stream());
-    CUDA_CHECK(cudaMemcpyPeerAsync(slice_packed_.get() + offset[q], display, l.slice_packed.get(), l.device, bytes,
-                                   l.cuda->stream()));
+    if (!l.slice_copied) l.slice_copied = std::make_unique<CudaEvent>();
+    const cudaStream_t st = l.cuda->stream();
+    CUDA_CHECK(cudaStreamWaitEvent(st, slice_read_->get(), 0));
+    pack_slab_slices_on_device(l.solver->current_field(), plan_.slabs[l.s], at, l.slice_packed.get(), st);
+    CUDA_CHECK(cudaMemcpyPeerAsync(slice_packed_.get() + offset[q], display, l.slice_packed.get(), l.device, bytes, st));
+    l.slice_copied->record(st);
   }
-  for (auto& l : locals_) on(l).cuda->synchronize();
   CUDA_CHECK(cudaSetDevice(display));
-  // On the legacy stream, after the views' reads of the previous slices queued there.
+  for (const auto& l : locals_) CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, l.slice_copied->get(), 0));
   for (size_t q = 0; q < locals_.size(); ++q)
     unpack_slab_slices_on_device(slice_packed_.get() + offset[q], layout_, plan_.slabs[locals_[q].s], at, precision_,
-                                 slice_grid_.get(), nullptr);
-  CUDA_CHECK(cudaStreamSynchronize(nullptr));
+                                 slice_grid_.get(), cudaStreamLegacy);
   return {slice_grid_.get(), precision_, layout_, true};
 }
 

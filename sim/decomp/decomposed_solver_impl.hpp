@@ -49,6 +49,7 @@ struct LocalSlab {
   // The display's slice points of a device slab, packed on its GPU (slice_pack.hpp):
   // sized at the first slice_field.
   DeviceBuffer<unsigned char> slice_packed;
+  std::unique_ptr<CudaEvent> slice_copied;  // on its stream, behind the packed points' copy
   // On its stream around the steps queued since the last finish_queued() (metrics()).
   std::unique_ptr<CudaEvent> queue_start, queue_stop;
 };
@@ -353,6 +354,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe, public Que
   // device (slice_device_), holding the slices, and every slab's packed points there.
   FieldView slices_on_device(const SliceAt& at);
   DeviceBuffer<unsigned char> slice_grid_, slice_packed_;
+  std::unique_ptr<CudaEvent> slice_read_;  // on the display device's legacy stream
   int slice_device_ = -1;
 };
 
