@@ -2,9 +2,12 @@
 // The display's view of a decomposed grid (WaveSolver::slice_field): the points of the
 // three slices through (i, j, k) must equal the grid's u^n; returns how many differ.
 #include <cuda_runtime.h>
+#include <gtest/gtest.h>
 
+#include <array>
 #include <vector>
 
+#include "decomp/decomp_cases.hpp"
 #include "wave/wave_solver.hpp"
 
 namespace ws::test {
@@ -34,6 +37,21 @@ inline long long slice_mismatches(const WaveSolver& s, const std::vector<double>
     for (int b = -h; b < L.ny + h; ++b) bad += at(L.index(i, b, c)) != u_cur[L.index(i, b, c)];
   }
   return bad;
+}
+
+// Writes `ref`'s state into `many` (an nx x ny x nz grid) and checks the slices through
+// points on the faces and inside; then (the check can fail) that a state written
+// afterwards shows in the next slices, not in stale ones.
+inline void expect_slices_follow_the_state(WaveSolver& many, const CaseResult& ref, int nx, int ny, int nz) {
+  many.write_state(ref.u_cur, ref.u_prev, ref.step);
+  for (const auto& p : {std::array<int, 3>{0, 0, 0}, {nx / 2, ny / 3, nz / 4}, {nx - 1, ny - 1, nz - 1},
+                        {1, ny / 2, nz / 2}})
+    EXPECT_EQ(slice_mismatches(many, ref.u_cur, p[0], p[1], p[2]), 0) << p[0] << "," << p[1] << "," << p[2];
+  std::vector<double> moved = ref.u_cur;
+  for (double& v : moved) v = 2 * v;  // exact in float too; the fixed halo stays 0
+  many.write_state(moved, ref.u_prev, ref.step);
+  EXPECT_GT(slice_mismatches(many, ref.u_cur, 1, 2, 3), 0);
+  EXPECT_EQ(slice_mismatches(many, moved, 1, 2, 3), 0);
 }
 
 }  // namespace ws::test
