@@ -168,11 +168,14 @@ int run_gui(const std::string& scene_path, const std::string& backend, const std
     return 1;
   }
   const std::string renderer = (const char*)glGetString(GL_RENDERER);
+  const bool software = renderer.find("llvmpipe") != std::string::npos || renderer.find("softpipe") != std::string::npos;
   std::cerr << "wavescope: GL_RENDERER " << renderer << "\n";
-  if (gl == "cpu" && renderer.find("llvmpipe") == std::string::npos && renderer.find("softpipe") == std::string::npos)
+  if (gl == "cpu" && !software)
     std::cerr << "wavescope: --gl cpu asked for Mesa's llvmpipe, but the window's GL is " << renderer
               << " (is libgl1-mesa-dri installed?)\n";
   gui::GuiContext ctx;
+  ctx.gl_renderer = renderer;
+  ctx.gl_software = software;
   ctx.backend = choice;
   ctx.decomp = decomp;
   if (!gui::load_scene(ctx, scene_path)) {

@@ -36,6 +36,15 @@ void variant_chart(GuiContext& ctx) {
   if (ImGui::SmallButton("clear")) ctx.variant_gpoints.clear();
 }
 
+// Who draws the views. On the GPU each frame switches it from the solver's CUDA context
+// to GL and back, which on datacenter GPUs (H100, H200) costs the solver 0.4-1 ms a frame;
+// --gl cpu has the CPU draw them instead (docs/benchmarks.md).
+void drawn_by(const GuiContext& ctx) {
+  if (ctx.gl_renderer.empty()) return;
+  ImGui::TextWrapped("views drawn by %s (%s)", ctx.gl_renderer.c_str(),
+                     ctx.gl_software ? "on the CPU" : "on the GPU; --gl cpu draws them on the CPU");
+}
+
 }  // namespace
 
 void draw_timing_section(GuiContext& ctx) {
@@ -47,6 +56,7 @@ void draw_timing_section(GuiContext& ctx) {
   if (m.gflops >= 0) plot("GFLOP / s", t.gflops, "%.2f GFLOP/s");
   ImGui::Text("last advance: %lld steps in %.2f ms", m.last_steps, m.last_advance_s * 1e3);
   ImGui::Text("%.3f Gpoints/s, %.0f B/point, %.1f GB/s", m.gpoints_per_s, m.bytes_per_point, m.achieved_gbs);
+  drawn_by(ctx);
   variant_chart(ctx);
 }
 
