@@ -13,8 +13,7 @@ std::string interop_unavailable_reason() {
   const GLubyte* r = glGetString(GL_RENDERER);
   const std::string renderer = r ? (const char*)r : "unknown";
   // Mesa's software rasterisers cannot share memory with CUDA: say so without asking the driver.
-  for (const char* soft : {"llvmpipe", "softpipe", "swrast", "lavapipe"})
-    if (renderer.find(soft) != std::string::npos) return "the GL renderer (" + renderer + ") is software, not the GPU";
+  if (is_software_renderer(renderer)) return "the GL renderer (" + renderer + ") is software, not the GPU";
   // Which CUDA devices drive the current GL context. A clean "none" or a list
   // without the solver's device rules interop out; an error from the query
   // itself is not conclusive (registration is tried and reports its own error).
@@ -31,6 +30,12 @@ std::string interop_unavailable_reason() {
   for (unsigned d = 0; d < count && d < 8; ++d)
     if (devices[d] == current) return "";
   return "the GL renderer (" + renderer + ") runs on another CUDA device than the solver";
+}
+
+bool is_software_renderer(const std::string& renderer) {
+  for (const char* soft : {"llvmpipe", "softpipe", "swrast", "lavapipe"})
+    if (renderer.find(soft) != std::string::npos) return true;
+  return false;
 }
 
 CudaGlBuffer::CudaGlBuffer(GLuint buffer, unsigned flags) {

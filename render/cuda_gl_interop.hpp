@@ -22,6 +22,10 @@ namespace ws::render {
 // empty when interop is worth trying (registration then has the last word).
 std::string interop_unavailable_reason();
 
+// Whether a GL_RENDERER string names a software rasteriser (Mesa's llvmpipe, softpipe,
+// swrast, lavapipe): one the CPU runs, with which CUDA cannot share memory.
+bool is_software_renderer(const std::string& renderer);
+
 // A GL buffer (e.g. a pixel-unpack buffer) registered with CUDA.
 class CudaGlBuffer {
  public:

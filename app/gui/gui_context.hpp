@@ -83,7 +83,7 @@ struct GuiContext {
   BackendChoice backend = BackendChoice::Auto;
   DecompOptions decomp;  // --gpus: every wave scene loaded runs over these slabs (the sediment model on one device)
   std::string gl_renderer;  // the window's GL_RENDERER (who draws the views: --gl gpu or cpu)
-  bool gl_software = false; // GL_RENDERER is Mesa's llvmpipe or softpipe
+  bool gl_software = false; // GL_RENDERER is a software rasteriser (render::is_software_renderer)
   std::string scene_path_input;  // the loader's text box
   std::string scene_error;       // the last load error (the previous scene keeps running)
   std::string action_error;      // the last rejected change (bad position, bad block size, ...)

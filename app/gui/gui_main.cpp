@@ -38,6 +38,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cuda_gl_interop.hpp"
 #include "gui/frame_step.hpp"
 #include "gui/gui_decomp.hpp"
 #include "gui/input.hpp"
@@ -157,10 +158,6 @@ int run_gui(const std::string& scene_path, const std::string& backend, const std
   }
   // Declared before the state that owns GL objects, so the context outlives them.
   Window window;
-  if (gl != "gpu" && gl != "cpu") {
-    std::cerr << "wavescope: --gl '" << gl << "' is not allowed: gpu or cpu\n";
-    return 2;
-  }
   if (!open_window(window, gl)) {
     std::cerr << "wavescope: cannot open an OpenGL 4.3 window (no display, or no GL 4.3 driver).\n"
                  "  Without a display, draw the same views offscreen through EGL:\n"
@@ -168,7 +165,7 @@ int run_gui(const std::string& scene_path, const std::string& backend, const std
     return 1;
   }
   const std::string renderer = (const char*)glGetString(GL_RENDERER);
-  const bool software = renderer.find("llvmpipe") != std::string::npos || renderer.find("softpipe") != std::string::npos;
+  const bool software = render::is_software_renderer(renderer);
   std::cerr << "wavescope: GL_RENDERER " << renderer << "\n";
   if (gl == "cpu" && !software)
     std::cerr << "wavescope: --gl cpu asked for Mesa's llvmpipe, but the window's GL is " << renderer

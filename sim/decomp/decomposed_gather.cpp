@@ -57,31 +57,23 @@ std::vector<std::vector<double>> DecomposedSolver::take_receiver_samples() {
 
 FieldStats DecomposedSolver::field_stats() {
   const CurrentDeviceScope keep(on_devices_);
+  return grid_stats([&](LocalSlab& l) { return on(l).solver->field_stats(); }, true);
+}
+
+FieldStats DecomposedSolver::queued_field_stats(int slot) {
+  return grid_stats([slot](LocalSlab& l) { return l.cuda->queued_field_stats(slot); }, false);
+}
+
+FieldStats DecomposedSolver::grid_stats(const std::function<FieldStats(LocalSlab&)>& slab_stats, bool all_ranks) {
   double sum = 0.0, peak = 0.0;
   bool finite = true;
   for (auto& l : locals_) {
-    const FieldStats f = on(l).solver->field_stats();
+    const FieldStats f = slab_stats(l);
     sum += f.mean * (double)l.solver->layout().interior_points();
     peak = std::max(peak, f.peak);
     finite = finite && f.finite;
   }
-  if (comm_) comm_->allreduce_stats(sum, peak, finite);
-  return grid_stats(sum, peak, finite);
-}
-
-FieldStats DecomposedSolver::queued_field_stats(int slot) const {
-  double sum = 0.0, peak = 0.0;
-  bool finite = true;
-  for (const auto& l : locals_) {
-    const FieldStats f = l.cuda->queued_field_stats(slot);
-    sum += f.mean * (double)l.solver->layout().interior_points();
-    peak = std::max(peak, f.peak);
-    finite = finite && f.finite;
-  }
-  return grid_stats(sum, peak, finite);
-}
-
-FieldStats DecomposedSolver::grid_stats(double sum, double peak, bool finite) const {
+  if (all_ranks && comm_) comm_->allreduce_stats(sum, peak, finite);
   FieldStats f;
   f.finite = finite;
   f.mean = sum / (double)layout_.interior_points();

@@ -237,15 +237,13 @@ void DecomposedSolver::finish_queued() {
   queued_steps_ = 0;
   if (queued_ || staged_) wait_all_streams();
   if (replayed_) check_flag_waits();
-  // The slowest slab's device time (each slab's stream waits for its halos before it goes on);
-  // the host's time on the CPU.
+  // The slowest slab's device time (each slab's stream waits for its halos before it goes on;
+  // its events are done, its stream having been waited for); the host's time on the CPU.
   double sec = 0.0;
   bool on_devices = false;
   for (auto& l : locals_)
     if (l.cuda && l.queue_start) {
-      on(l);
-      CUDA_CHECK(cudaEventSynchronize(l.queue_stop->get()));
-      sec = std::max(sec, l.queue_stop->ms_since(*l.queue_start) * 1e-3);
+      sec = std::max(sec, on(l).queue_stop->ms_since(*l.queue_start) * 1e-3);
       on_devices = true;
     }
   if (!on_devices) sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - queued_since_).count();

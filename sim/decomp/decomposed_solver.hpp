@@ -96,7 +96,7 @@ class QueuedSlabs {
   // Waits for the queued steps; metrics() then give their throughput.
   virtual void finish_queued() = 0;
   // The grid's statistics of `slot`, after finish_queued().
-  virtual FieldStats queued_field_stats(int slot) const = 0;
+  virtual FieldStats queued_field_stats(int slot) = 0;
 };
 // The solver's queued advance; null for a solver that is not decomposed, or whose slabs
 // cannot queue (a slab on the CPU, or several MPI ranks).

@@ -132,7 +132,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe, public Que
   void advance_queued(int steps) override;
   void queue_field_stats(int slot) override;
   void finish_queued() override;
-  FieldStats queued_field_stats(int slot) const override;
+  FieldStats queued_field_stats(int slot) override;
 
   size_t memory_bytes() const override {
     size_t b = 0;
@@ -293,8 +293,9 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe, public Que
   // Both levels (read_state), or u^n alone when `up` is null (current_field: the display's
   // per-frame read has no use for u^{n-1}).
   void gather_state(std::vector<double>& uc, std::vector<double>* up);
-  // The grid's statistics from the slabs' (interior-point-weighted sum of means, peak, finite).
-  FieldStats grid_stats(double sum, double peak, bool finite) const;
+  // The grid's statistics from every local slab's (`slab_stats`): the interior-point-weighted
+  // mean, the peak, finite; combined over the MPI ranks when `all_ranks`.
+  FieldStats grid_stats(const std::function<FieldStats(LocalSlab&)>& slab_stats, bool all_ranks);
 
   Stencil stencil_;
   Precision precision_;
