@@ -31,6 +31,25 @@ DeviceEventListing<T> upload_events(const ColumnEvents& ev, const std::vector<Ev
   return d;
 }
 
+template <class T>
+DevicePlaneListing<T> upload_planes(const PlaneEvents<T>& pe) {
+  DevicePlaneListing<T> d;
+  d.start = upload(pe.start);
+  d.k = upload(pe.k);
+  d.rec = upload(pe.rec);
+  if (pe.cursor_columns > 0) {
+    d.cursor_row = upload(pe.cursor_row);
+    d.first_at = upload(pe.first_at);
+    d.cursor_columns = pe.cursor_columns;
+  }
+  std::vector<EventRecord<T>> src;
+  for (size_t s = 0; s < pe.src_code.size(); ++s)
+    src.push_back({T(0), T(0), pe.src_code[s], (int)pe.src_lane[s] << 16 | (pe.src_last[s] ? kEventPlaneEnd : 0)});
+  d.src = upload(src);
+  d.coeff = upload(pe.coeff);
+  return d;
+}
+
 }  // namespace
 
 int64_t box_face_slots(const FieldLayout& L) {
@@ -137,6 +156,7 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
   if (event_group_ > 1) {
     const ColumnEvents g = group_column_events(ev, L.nx, L.ny, L.nz, event_group_);
     groups_ = upload_events(g, event_records(g.code, mask, nf, cd, cl, g.lane));
+    if (event_group_ <= kPlaneLanes) planes_ = upload_planes(make_plane_events(g, L.nz, mask, nf, cd, cl));
   }
 }
 
@@ -274,6 +294,7 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   d.class_coeffs = class_coeffs_.get();
   d.cols = columns_.view(1);
   if (event_group_ > 1) d.grp = groups_.view(event_group_);
+  if (event_group_ > 1 && event_group_ <= kPlaneLanes) d.planes = planes_.view(event_group_);
 
   return d;
 }

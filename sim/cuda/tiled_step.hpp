@@ -14,6 +14,7 @@
 #include "boundary/boundary_plan.hpp"
 #include "cuda/column_events.hpp"
 #include "cuda/device_buffer.hpp"
+#include "cuda/plane_events.hpp"
 #include "cuda/step_graph.hpp"
 #include "cuda/step_io.hpp"
 #include "cuda/tile_groups.hpp"
@@ -55,6 +56,10 @@ std::array<ClassCoeffs<T>, kFaceClasses> class_coeffs_table(const std::array<int
 // mask | fixed count << 8 of its bnd_* entry (| lane << 16 in a listing per group of
 // columns). One load (float; two issued together in
 // double) where the code and then four arrays were two levels of dependent loads.
+// Bit 24 of an EventRecord's flags in a plane listing's sources (PlaneListView::src): the
+// last source event of its group at its plane.
+constexpr int kEventPlaneEnd = 1 << 24;
+
 template <class T>
 struct alignas(16) EventRecord {
   T cd, cl;
@@ -84,6 +89,23 @@ struct EventListView {
   const int* cursor_row = nullptr;
   const uint16_t* first_at = nullptr;
   int cursor_columns = 0;
+};
+
+// The plane records of a listing per group (plane_events.hpp) as zstream_fused_vec reads
+// them: start, k and the cursors as EventListView's, over records rather than events; the
+// sources' events (code, lane << 16 | kEventPlaneEnd on a plane's last) and the (cd, cl)
+// pairs the records' coefficient ids index.
+template <class T>
+struct PlaneListView {
+  int width = 0;
+  const int* start = nullptr;
+  const int* k = nullptr;
+  const PlaneRecord* rec = nullptr;
+  const int* cursor_row = nullptr;
+  const uint16_t* first_at = nullptr;
+  int cursor_columns = 0;
+  const EventRecord<T>* src = nullptr;
+  const T* coeff = nullptr;
 };
 
 // Plain pointers for the kernel (owned by DeviceTiledStep and the solver).
@@ -122,6 +144,8 @@ struct TiledStepData {
   // zstream_fused_vec, whose thread holds grp.width points of a row.
   const ClassCoeffs<T>* class_coeffs = nullptr;
   EventListView<T> cols, grp;
+  // The group listing's plane records, when the group fits a record (width 2 to kPlaneLanes).
+  PlaneListView<T> planes;
   // Source nodes of tile t: src_start[t] .. src_start[t+1].
   const int* src_start = nullptr;
   const DeviceSource* src = nullptr;
@@ -220,6 +244,21 @@ struct DeviceEventListing {
   }
 };
 
+// The plane records on the device (PlaneEvents).
+template <class T>
+struct DevicePlaneListing {
+  DeviceBuffer<int> start, k, cursor_row;
+  DeviceBuffer<uint16_t> first_at;
+  DeviceBuffer<PlaneRecord> rec;
+  DeviceBuffer<EventRecord<T>> src;
+  DeviceBuffer<T> coeff;
+  int cursor_columns = 0;
+  PlaneListView<T> view(int width) const {
+    return {width,          start.get(),    k.get(), rec.get(), cursor_row.get(), first_at.get(),
+            cursor_columns, src.get(), coeff.get()};
+  }
+};
+
 template <class T>
 class DeviceTiledStep {
  public:
@@ -239,6 +278,7 @@ class DeviceTiledStep {
   TileGrid tiles_;
   DeviceBuffer<int> bnd_start_, solid_start_, src_start_, face_node_;
   DeviceEventListing<T> columns_, groups_;
+  DevicePlaneListing<T> planes_;
   int event_group_ = 1;
   DeviceBuffer<ClassCoeffs<T>> class_coeffs_;
   DeviceBuffer<int64_t> bnd_node_, solid_;

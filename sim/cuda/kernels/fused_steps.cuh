@@ -222,6 +222,36 @@ __device__ __forceinline__ EventRecord<T> load_event_record(const EventRecord<T>
   return r;
 }
 
+// A group's plane record (plane_events.hpp): two 16-byte loads issued together.
+__device__ __forceinline__ PlaneRecord load_plane_record(const PlaneRecord* p) {
+  const int4 a = __ldg(reinterpret_cast<const int4*>(p));
+  const int4 b = __ldg(reinterpret_cast<const int4*>(p) + 1);
+  PlaneRecord r;
+  r.next_k = a.x;
+  r.src = a.y;
+  r.lane[0] = (uint32_t)b.x;
+  r.lane[1] = (uint32_t)b.y;
+  r.lane[2] = (uint32_t)b.z;
+  r.lane[3] = (uint32_t)b.w;
+  return r;
+}
+
+// Pair `id` of an array of pairs (a plane listing's (cd, cl)), in one load.
+template <class T>
+struct Pair {
+  T a, b;
+};
+template <class T>
+__device__ __forceinline__ Pair<T> load_pair(const T* pairs, uint32_t id) {
+  if constexpr (sizeof(T) == 4) {
+    const float2 v = __ldg(reinterpret_cast<const float2*>(pairs) + id);
+    return {v.x, v.y};
+  } else {
+    const double2 v = __ldg(reinterpret_cast<const double2*>(pairs) + id);
+    return {v.x, v.y};
+  }
+}
+
 // The events of one node at plane k applied to its value v, from the events' records
 // (zstream_fused: the code and the coefficients in one load); advances e past them.
 template <class T>
@@ -283,8 +313,8 @@ __device__ __forceinline__ int first_event_from(const int* ev_k, int e, int e_en
 // cursor at k); a binary search is a chain of about five dependent loads on a column
 // through an obstacle, which a thread starting a 2-plane chunk cannot hide
 // (docs/benchmarks.md).
-template <class T>
-__device__ __forceinline__ void listed_events_at(const EventListView<T>& v, int col, int k, int& e, int& e_end) {
+template <class View>
+__device__ __forceinline__ void listed_events_at(const View& v, int col, int k, int& e, int& e_end) {
   if (v.first_at) {
     const int row = __ldg(v.cursor_row + col);
     e = e_end = 0;

@@ -7,12 +7,13 @@
 //    27-entry table; a thread's N points share their y and z faces, and only its first
 //    and last lanes can lie on an x face, so a thread off every face (most of them)
 //    pays one test per plane;
-//  - the other nodes (near obstacles, solids next to air, sources) are events listed per
-//    group of the N columns a thread holds, in the order of k, each with its lane
-//    (column_events.hpp, TiledStepData::grp). The thread finds its group's first event
-//    in its z chunk through the group's cursor and keeps the plane of the next one in a
-//    register, as zstream_fused does for a column; at that plane it applies the plane's
-//    events one record each, to the lane the record names.
+//  - the other nodes (near obstacles, solids next to air, sources) are events of the group
+//    of N columns a thread holds, one record per plane with events that says what each
+//    lane takes (plane_events.hpp, TiledStepData::planes). The thread finds its group's
+//    first record in its z chunk through the group's cursor and keeps the plane of the
+//    next one in a register, as zstream_fused does for a column's events; each record
+//    names the plane of the one after it, so a plane with events costs one 32-byte load
+//    and its lanes are finished side by side, not one event after another.
 // Each node's arithmetic is zstream_fused's and the per-step path's (boundary_node.cuh,
 // exact_update.cuh): the same bits. Receivers and sources as in fused_steps.cuh.
 //
@@ -69,14 +70,15 @@ __global__ void __launch_bounds__(1024, 1)
   const int plane = (int)L.plane;
   int64_t p = L.index(i, j, k0);
   // The y face class (3 fy, shared by the lanes), whether a lane lies on an x or y face,
-  // and the group's events from its first at or after k0: [e, e_end), the next at plane next_k.
-  int fy3 = 0, next_k = INT_MAX, e = 0, e_end = 0;
+  // and the group's next plane record e (its first at or after k0), at plane next_k.
+  int fy3 = 0, next_k = INT_MAX, e = 0;
   bool side_face = false;
   if constexpr (IO) {
     fy3 = 3 * (j == 0 ? 1 : j == L.ny - 1 ? 2 : 0);
     side_face = fy3 != 0 || i == 0 || i + lanes == L.nx;
-    listed_events_at(io.grp, i / N + (L.nx + N - 1) / N * j, k0, e, e_end);
-    if (e < e_end) next_k = __ldg(io.grp.k + e);
+    int e_end = 0;
+    listed_events_at(io.planes, i / N + (L.nx + N - 1) / N * j, k0, e, e_end);
+    if (e < e_end) next_k = __ldg(io.planes.k + e);
   }
   fused_wait_previous_step();  // the previous step has finished with the fields: only now are they touched
 
@@ -129,27 +131,39 @@ __global__ void __launch_bounds__(1024, 1)
         }
       }
       if (k == next_k) {
-        // The plane's events in their order, each applied to the lane its record names
-        // (a lane's boundary, solid or plain event before its sources). The interior
-        // update a plain event restores is recomputed (the same arithmetic, the same
-        // bits) rather than kept in registers through every plane.
-        do {
-          const EventRecord<T> r = load_event_record(io.grp.rec + e);
-          const int lane = (r.flags >> 16) & 0xff;
+        // The plane's record: a boundary lane's value from the same neighbours and
+        // u^{n-1} as the interior update (boundary_node.cuh), a solid lane's +0, a plain
+        // lane's interior update recomputed (the same arithmetic, the same bits) rather
+        // than kept in registers through every plane; then the lanes' sources.
+        const PlaneRecord pr = load_plane_record(io.planes.rec + e);
+        ++e;
+        next_k = pr.next_k;
 #pragma unroll
-          for (int q = 0; q < N; ++q) {
-            if (q != lane) continue;
-            T nb[6];
-            neighbours(q, nb);
-            const T v_int =
-                ex::seven_point_update(centre.v[q], prev.v[q], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
-            out[q] = apply_event(r.code, out[q], v_int, centre.v[q], nb, prev.v[q], src_value, [&] {
-              return EventCoeffs<T>{(uint8_t)(r.flags & 0xff), (uint8_t)((r.flags >> 8) & 0xff), r.cd, r.cl};
-            });
+        for (int q = 0; q < N; ++q) {
+          const uint32_t wq = pr.lane[q];
+          if (lane_kind(wq) == kLaneNone) continue;
+          T nb[6];
+          neighbours(q, nb);
+          if (lane_kind(wq) == kLaneBoundary) {
+            const Pair<T> c = load_pair(io.planes.coeff, lane_coeff_id(wq));
+            out[q] = boundary_value(centre.v[q], nb, prev.v[q], (uint8_t)lane_mask(wq), (uint8_t)lane_fixed(wq), c.a,
+                                    c.b);
+          } else if (lane_kind(wq) == kLaneSolid) {
+            out[q] = T(0);
+          } else {
+            out[q] = ex::seven_point_update(centre.v[q], prev.v[q], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
           }
-          ++e;
-        } while (e < e_end && __ldg(io.grp.k + e) == k);
-        next_k = e < e_end ? __ldg(io.grp.k + e) : INT_MAX;
+        }
+        if (pr.src >= 0) {
+          for (int s = pr.src;; ++s) {
+            const EventRecord<T> r = load_event_record(io.planes.src + s);
+            const int lane = (r.flags >> 16) & 0xff;
+#pragma unroll
+            for (int q = 0; q < N; ++q)
+              if (q == lane) out[q] += src_value[event_source_index(r.code)];
+            if (r.flags & kEventPlaneEnd) break;
+          }
+        }
       }
     }
     lv::store<T, N>(o, out, i, L.nx, full);
