@@ -30,6 +30,28 @@ TEST(KernelRegistry, EntriesAreWellFormed) {
     EXPECT_LE(v.default_block.threads(), 1024);
     if (!v.block_uses_z) EXPECT_EQ(v.default_block.z, 1) << "block.z is ignored, so the default should say 1";
     EXPECT_EQ(KernelRegistry::instance().find(v.id), &v);
+    if (v.block_error && v.supports(make_stencil("7pt")) && !v.block_for) {
+      EXPECT_EQ(v.block_error(make_stencil("7pt"), Precision::Float, v.default_block), "") << "its default block";
+      for (const BlockShape& b : v.room_blocks)
+        EXPECT_EQ(v.block_error(make_stencil("7pt"), Precision::Float, b), "") << "room block " << b.x << "x" << b.y;
+    }
+  }
+}
+
+// zstream_fused_vec keeps three blocks of up to 256 threads per SM (its registers): a larger
+// block is refused with a message naming it, so `--block` and the autotune never launch it.
+TEST(KernelRegistry, ZstreamFusedVecRefusesBlocksOfMoreThan256Threads) {
+  const KernelVariant* v = KernelRegistry::instance().find("zstream_fused_vec");
+  ASSERT_NE(v, nullptr);
+  ASSERT_NE(v->block_error, nullptr);
+  const Stencil st = make_stencil("7pt");
+  for (Precision p : {Precision::Float, Precision::Double}) {
+    EXPECT_EQ(v->block_error(st, p, {16, 16, 1}), "");
+    EXPECT_EQ(v->block_error(st, p, {128, 2, 1}), "");
+    const std::string why = v->block_error(st, p, {32, 16, 1});
+    EXPECT_NE(why.find("32x16"), std::string::npos) << why;
+    EXPECT_NE(why.find("256"), std::string::npos) << why;
+    EXPECT_NE(v->block_error(st, p, {0, 8, 1}), "");
   }
 }
 

@@ -21,6 +21,7 @@
 // multiples of 32 elements; a row's last vector may pass nx inside the padded row (its
 // loads read the zero halo and padding, only the lanes below nx are stored).
 #include <climits>
+#include <string>
 
 #include "boundary/boundary_node.cuh"
 #include "cuda/kernel_registry.hpp"
@@ -43,8 +44,14 @@ constexpr int kMinChunkPlanes = 2;
 
 template <class T> constexpr int kLanes = 16 / (int)sizeof(T);
 
+// Blocks of at most 256 threads, three resident per SM: the room's loop then has 72
+// registers in float (78 in double) without spilling. At the 64 that 1024 threads allow it
+// spilled, and on the H200 the shoebox ran 5-7% slower at 24 and 32 kHz (2% faster at 48
+// kHz), the furnished room 3% slower at 24 kHz (docs/benchmarks.md).
+constexpr int kMaxThreads = 256;
+
 template <class T, bool IO>
-__global__ void __launch_bounds__(1024, 1)
+__global__ void __launch_bounds__(kMaxThreads, 3)
     zstream_fused_vec_kernel(T* __restrict__ un, const T* __restrict__ uc, FieldLayout L, T w, int chunk,
                              TiledStepData<T> io, const T* src_value, long long rec_slot) {
   constexpr int N = kLanes<T>;
@@ -65,8 +72,8 @@ __global__ void __launch_bounds__(1024, 1)
   const int pitch = (int)L.pitch;
   // Both fields are addressed from one offset p (the pointers formed in the loop) and an
   // int plane (the launcher checks it fits), not two 64-bit pointers and a 64-bit plane:
-  // the room form's loop then fits the kernel's 64 registers in float without spilling,
-  // which measured 3-4% faster on the shoebox (docs/benchmarks.md).
+  // fewer registers in the room form's loop, which measured 3-4% faster on the shoebox
+  // (docs/benchmarks.md).
   const int plane = (int)L.plane;
   int64_t p = L.index(i, j, k0);
   // The y face class (3 fy, shared by the lanes), whether a lane lies on an x or y face,
@@ -177,6 +184,14 @@ __global__ void __launch_bounds__(1024, 1)
   }
 }
 
+std::string block_error_fused_vec(const Stencil&, Precision, const BlockShape& b) {
+  // The block's z is not used (a thread streams z).
+  if (b.x < 1 || b.y < 1 || (long long)b.x * b.y > kMaxThreads)
+    return "block " + std::to_string(b.x) + "x" + std::to_string(b.y) + " is not allowed: x and y >= 1, at most " +
+           std::to_string(kMaxThreads) + " threads (x times y)";
+  return "";
+}
+
 struct FusedVec {
   template <class T, bool IO>
   static FusedStepKernel<T> kernel() { return zstream_fused_vec_kernel<T, IO>; }
@@ -203,6 +218,7 @@ void register_zstream_fused_vec_kernels(KernelRegistry& r) {
   // 8x16 at 24 kHz (10% above 16x8 there), 16x16 at 48 kHz; 8x32 came close at 24 kHz.
   v.default_block = {16, 8, 1};
   v.room_blocks = {{16, 8, 1}, {8, 16, 1}, {8, 32, 1}, {16, 16, 1}};
+  v.block_error = block_error_fused_vec;
   // Chunks for 2 waves besides its 6: on the H200 the 32 kHz shoebox runs 4% faster with
   // them, the 48 kHz one 10% slower, the 24 kHz one the same (docs/benchmarks.md).
   v.multi_uses_tiles = false;  // column events and face classes only
