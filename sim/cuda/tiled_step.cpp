@@ -152,6 +152,7 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
   const ColumnEvents ev = make_column_events(L, node, ids, plan.solid, gather(src_nodes, q.order));
   const std::array<ClassCoeffs<T>, kFaceClasses> cc = class_coeffs_table(ev.class_bnd, mask, nf, cd, cl);
   class_coeffs_ = upload(std::vector<ClassCoeffs<T>>(cc.begin(), cc.end()));
+  class_host_ = cc;
   columns_ = upload_events(ev, event_records(ev.code, mask, nf, cd, cl));
   if (event_group_ > 1) {
     const ColumnEvents g = group_column_events(ev, L.nx, L.ny, L.nz, event_group_);
@@ -292,6 +293,7 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   d.nsrc = (int)src_.size();
   d.face_node = face_node_.get();
   d.class_coeffs = class_coeffs_.get();
+  for (int c = 0; c < kFaceClasses; ++c) d.class_table[c] = class_host_[(size_t)c];
   d.cols = columns_.view(1);
   if (event_group_ > 1) d.grp = groups_.view(event_group_);
   if (event_group_ > 1 && event_group_ <= kPlaneLanes) d.planes = planes_.view(event_group_);

@@ -143,6 +143,9 @@ struct TiledStepData {
   // g = i / width + ceil(nx / width) j, each record's lane in bits 16-23 of its flags), for
   // zstream_fused_vec, whose thread holds grp.width points of a row.
   const ClassCoeffs<T>* class_coeffs = nullptr;
+  // The same 27 records by value, in the kernel's parameters: read through the constant
+  // cache, which the fields streaming through L1 do not evict (zstream_fused_vec).
+  ClassCoeffs<T> class_table[kFaceClasses] = {};
   EventListView<T> cols, grp;
   // The group listing's plane records, when the group fits a record (width 2 to kPlaneLanes).
   PlaneListView<T> planes;
@@ -281,6 +284,7 @@ class DeviceTiledStep {
   DevicePlaneListing<T> planes_;
   int event_group_ = 1;
   DeviceBuffer<ClassCoeffs<T>> class_coeffs_;
+  std::array<ClassCoeffs<T>, kFaceClasses> class_host_{};
   DeviceBuffer<int64_t> bnd_node_, solid_;
   DeviceBuffer<uint8_t> bnd_mask_, bnd_nfixed_;
   DeviceBuffer<T> bnd_cd_, bnd_cl_, side_, src_value_;

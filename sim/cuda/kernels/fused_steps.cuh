@@ -58,6 +58,10 @@ __device__ __forceinline__ void fused_previous_taps(const T* uc, const TiledStep
 // A step kernel: u^{n+1} into `un` (holding u^{n-1}) from u^n in `uc`, the step's walls,
 // events and sources from `io` and `src_value` (this step's values), the receivers of the
 // previous step into `rec_slot`.
+// The step data travels by value in the kernels' parameters (its face-class table too):
+// with the other parameters it must stay within the 4 KB every CUDA device accepts.
+static_assert(sizeof(TiledStepData<double>) + 64 <= 4096, "the step data outgrew the kernel parameters");
+
 template <class T>
 using FusedStepKernel = void (*)(T* __restrict__, const T* __restrict__, FieldLayout, T, int, TiledStepData<T>,
                                  const T*, long long);

@@ -100,7 +100,7 @@ __global__ void __maxnreg__(FusedTuning<T>::max_regs)
       const int cls = col_class + (k == 0 ? 9 : k == L.nz - 1 ? 18 : 0);
       const T v_int = v;
       if (cls != 0) {
-        const ClassCoeffs<T> cc = load_class_coeffs(io.class_coeffs + cls);
+        const ClassCoeffs<T> cc = io.class_table[cls];
         if (cc.on) v = boundary_value(zq[1], nb, pq[0], cc.mask, cc.n_fixed, cc.cd, cc.cl);
       }
       if (k == next_k) {

@@ -128,7 +128,7 @@ __global__ void __launch_bounds__(kMaxThreads, 3)
         for (int q = 0; q < N; ++q) {
           const int cls = (i + q == 0 ? 1 : i + q == L.nx - 1 ? 2 : 0) + fy3 + fz9;  // as face_class
           if (q < lanes && cls != 0) {
-            const ClassCoeffs<T> cc = load_class_coeffs(io.class_coeffs + cls);
+            const ClassCoeffs<T> cc = io.class_table[cls];
             if (cc.on) {
               T nb[6];
               neighbours(q, nb);
