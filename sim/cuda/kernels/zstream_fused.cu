@@ -6,8 +6,9 @@
 //
 // Each thread finishes every node of its column within the step (column_events.hpp):
 //  - a node on a face of the box takes its face class's boundary coefficients, found
-//    from its coordinates in a 27-entry table; the boundary value is computed from the
-//    same six neighbours and u^{n-1} the interior update read, already in registers;
+//    from its coordinates in a 27-entry table (in the kernel's parameters); the boundary
+//    value is computed from the same six neighbours and u^{n-1} the interior update read,
+//    already in registers;
 //  - the nodes the classes get wrong (near obstacles), the solid nodes and the sources
 //    are events listed per column in the order of k; the thread keeps the plane of its
 //    column's next event in a register, so an ordinary plane costs one comparison.

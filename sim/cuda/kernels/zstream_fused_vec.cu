@@ -4,7 +4,7 @@
 // through L1) with the room's walls, obstacles, sources and receivers inside the same
 // launch, as zstream_fused does them for one point per thread:
 //  - a node on a face of the box takes its face class's boundary coefficients from the
-//    27-entry table; a thread's N points share their y and z faces, and only its first
+//    27-entry table in the kernel's parameters (TiledStepData::class_table); a thread's N points share their y and z faces, and only its first
 //    and last lanes can lie on an x face, so a thread off every face (most of them)
 //    pays one test per plane;
 //  - the other nodes (near obstacles, solids next to air, sources) are events of the group
@@ -44,10 +44,9 @@ constexpr int kMinChunkPlanes = 2;
 
 template <class T> constexpr int kLanes = 16 / (int)sizeof(T);
 
-// Blocks of at most 256 threads, three resident per SM: the room's loop then has 72
-// registers in float (78 in double) without spilling. At the 64 that 1024 threads allow it
-// spilled, and on the H200 the shoebox ran 5-7% slower at 24 and 32 kHz (2% faster at 48
-// kHz), the furnished room 3% slower at 24 kHz (docs/benchmarks.md).
+// Blocks of at most 256 threads, three resident per SM: 72 registers in float (78 in
+// double), which the room's loop needs without spilling; a bound of 1024 threads leaves 64,
+// where it spills and the rooms run slower (docs/benchmarks.md).
 constexpr int kMaxThreads = 256;
 
 template <class T, bool IO>
