@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 #include "atomic_file.hpp"
 #include "core/cuda_check.hpp"
@@ -130,6 +131,9 @@ void sweep_precision(const StencilBenchOptions& opt, const std::vector<BenchSten
         try {
           BlockShape block = preferred_block(*v, st, prec);
           if (opt.block_x > 0) block = BlockShape{opt.block_x, opt.block_y, v->block_uses_z ? opt.block_z : 1};
+          // A block the kernel refuses is its note, not a launch error that would end the sweep.
+          if (v->block_error)
+            if (const std::string why = v->block_error(st, prec, block); !why.empty()) throw std::invalid_argument(why);
           const double sps =
               seconds_per_step<T>(*v, block, st, d, a.get(), b.get(), capacity, opt.steps, opt.reps, stream.get());
           StencilBenchRow r;

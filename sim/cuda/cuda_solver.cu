@@ -414,8 +414,13 @@ class CudaSolver final : public CudaWaveSolver {
       if (built.x != shape.x || built.y != shape.y || built.z != shape.z) tiled_.reset();
     }
     const int event_group = std::max(1, variant_->multi_event_vector_bytes / (int)sizeof(T));
-    if (tiled_ && event_group > 1 && tiled_->event_group() != event_group) tiled_.reset();
-    if (!tiled_) tiled_ = std::make_unique<DeviceTiledStep<T>>(layout_, shape, plan_host_, sources_host_, event_group);
+    const bool plane_records = event_group > 1 && variant_->multi_plane_records;
+    if (tiled_ && event_group > 1 &&
+        (tiled_->event_group() != event_group || tiled_->plane_records() != plane_records))
+      tiled_.reset();
+    if (!tiled_)
+      tiled_ = std::make_unique<DeviceTiledStep<T>>(layout_, shape, plan_host_, sources_host_, event_group,
+                                                    plane_records);
     // Scratch only for runs long enough to use it (slabs advance one step at a time).
     if (steps >= 4) ensure_multi_scratch(scratch_, *variant_, layout_, stream_.get());
     long long launches = 0;

@@ -122,9 +122,12 @@ struct KernelVariant {
   // path for the first two steps after the fields or the walls were set from outside.
   bool multi_uses_column_events = false;
   // > 0: the multi-step launch reads the column events listed per group of the columns
-  // that many bytes of a row hold (TiledStepData::grp: zstream_fused_vec's 16, a
-  // thread's 4 floats or 2 doubles); the solver builds its step data with them.
+  // that many bytes of a row hold (a thread's 4 floats or 2 doubles for 16), per event
+  // (TiledStepData::grp: spread_onchip) or, with multi_plane_records, as one record per
+  // group and plane (TiledStepData::planes: zstream_fused_vec); the solver builds its step
+  // data with the listing the kernel reads and no other.
   int multi_event_vector_bytes = 0;
+  bool multi_plane_records = false;
   // Whether `--kernel auto` may pick it. False for a kernel whose results have not yet
   // been checked on a GPU against the CPU reference (docs/gpu-runs.md lists the runs):
   // it stays available by name, for the benchmarks and the GPU tests.

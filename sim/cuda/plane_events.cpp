@@ -1,9 +1,12 @@
 #include "cuda/plane_events.hpp"
 
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
+
+#include "core/value_bits.hpp"
 
 namespace ws {
 
@@ -13,13 +16,34 @@ PlaneEvents<T> make_plane_events(const ColumnEvents& g, int nz, const std::vecto
   if (g.group < 2 || g.group > kPlaneLanes)
     throw std::invalid_argument("make_plane_events: events listed per group of " + std::to_string(g.group) +
                                 " columns; allowed: 2 to " + std::to_string(kPlaneLanes));
-  if (g.lane.size() != g.code.size() || g.k.size() != g.code.size() || g.start.empty())
-    throw std::invalid_argument("make_plane_events: the listing's k, code and lane arrays differ in length");
+  if (g.lane.size() != g.code.size() || g.k.size() != g.code.size())
+    throw std::invalid_argument("make_plane_events: the listing's k, code and lane arrays differ in length (" +
+                                std::to_string(g.k.size()) + ", " + std::to_string(g.code.size()) + ", " +
+                                std::to_string(g.lane.size()) + ")");
+  if (g.start.empty() || g.start.front() != 0 || g.start.back() != (int)g.code.size())
+    throw std::invalid_argument("make_plane_events: the listing's start must run from 0 to its " +
+                                std::to_string(g.code.size()) + " events (groups + 1 entries)");
+  for (size_t c = 0; c + 1 < g.start.size(); ++c) {
+    if (g.start[c + 1] < g.start[c])
+      throw std::invalid_argument("make_plane_events: group " + std::to_string(c) + " starts at event " +
+                                  std::to_string(g.start[c]) + " and ends before it, at " +
+                                  std::to_string(g.start[c + 1]));
+    for (int e = g.start[c]; e < g.start[c + 1]; ++e) {
+      const int k = g.k[(size_t)e];
+      if (k < 0 || k >= nz || (e > g.start[c] && k < g.k[(size_t)e - 1]))
+        throw std::invalid_argument("make_plane_events: event " + std::to_string(e) + " of group " +
+                                    std::to_string(c) + " at plane " + std::to_string(k) +
+                                    "; allowed: planes 0 to " + std::to_string(nz - 1) +
+                                    ", not before the group's previous event");
+    }
+  }
   PlaneEvents<T> out;
   out.group = g.group;
   const size_t groups = g.start.size() - 1;
   out.start.assign(groups + 1, 0);
-  std::map<std::pair<T, T>, uint32_t> ids;
+  // Pairs are told apart by their bits (value_bits.hpp: +0 and -0 are two pairs).
+  std::map<std::pair<uint64_t, uint64_t>, uint32_t> ids;
+  std::vector<std::pair<T, T>> pairs;
   for (size_t c = 0; c < groups; ++c) {
     const size_t first_rec = out.rec.size();
     for (int e = g.start[c]; e < g.start[c + 1];) {
@@ -58,7 +82,9 @@ PlaneEvents<T> make_plane_events(const ColumnEvents& g, int nz, const std::vecto
             throw std::invalid_argument("make_plane_events: boundary node " + std::to_string(b) + " has mask " +
                                         std::to_string(mask[b]) + " and fixed count " + std::to_string(nf[b]) +
                                         "; allowed: a 6-bit mask and at most 7");
-          const auto it = ids.emplace(std::make_pair(cd[b], cl[b]), (uint32_t)ids.size()).first;
+          const auto [it, added] =
+              ids.emplace(std::make_pair(value_bits(cd[b]), value_bits(cl[b])), (uint32_t)ids.size());
+          if (added) pairs.emplace_back(cd[b], cl[b]);
           if (it->second > kMaxPlaneCoeffId)
             throw std::length_error("make_plane_events: more than " + std::to_string(kMaxPlaneCoeffId + 1) +
                                     " distinct boundary coefficient pairs");
@@ -71,10 +97,9 @@ PlaneEvents<T> make_plane_events(const ColumnEvents& g, int nz, const std::vecto
     }
     out.start[c + 1] = (int)out.rec.size();
   }
-  out.coeff.assign(2 * ids.size(), T(0));
-  for (const auto& [pair, id] : ids) {
-    out.coeff[2 * (size_t)id] = pair.first;
-    out.coeff[2 * (size_t)id + 1] = pair.second;
+  for (const auto& [a, b] : pairs) {
+    out.coeff.push_back(a);
+    out.coeff.push_back(b);
   }
   // The cursors over the records, as over events.
   ColumnEvents planes;

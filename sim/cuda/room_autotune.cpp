@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 
+#include "core/value_bits.hpp"
 #include "cuda/cuda_solver.hpp"
 
 namespace ws {
@@ -24,12 +25,6 @@ struct Digest {
     }
   }
 };
-
-uint64_t bits_of(double v) {
-  uint64_t u = 0;
-  std::memcpy(&u, &v, sizeof u);
-  return u;
-}
 
 }  // namespace
 
@@ -57,7 +52,7 @@ TuneProblem room_problem(const TuneProblem& grid, const RoomStep& step) {
       d.add((uint64_t)t.node.i);
       d.add((uint64_t)t.node.j);
       d.add((uint64_t)t.node.k);
-      d.add(bits_of(t.weight));
+      d.add(value_bits(t.weight));
     }
   }
   char hex[17];

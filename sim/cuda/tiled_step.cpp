@@ -6,6 +6,8 @@
 #include <string>
 #include <tuple>
 
+#include "core/value_bits.hpp"
+
 namespace ws {
 
 namespace {
@@ -101,8 +103,11 @@ std::vector<int> box_face_nodes(const FieldLayout& L, const std::vector<int64_t>
 
 template <class T>
 DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape, const BoundaryPlan& plan,
-                                    const std::vector<DeviceSource>& sources, int event_group)
-    : tiles_(make_tile_grid(L, shape)), event_group_(event_group) {
+                                    const std::vector<DeviceSource>& sources, int event_group, bool plane_records)
+    : tiles_(make_tile_grid(L, shape)), event_group_(event_group), plane_records_(plane_records) {
+  if (plane_records && (event_group < 2 || event_group > kPlaneLanes))
+    throw std::invalid_argument("DeviceTiledStep: plane records hold groups of 2 to " + std::to_string(kPlaneLanes) +
+                                " columns, not " + std::to_string(event_group));
   const TileGroups b = group_by_tile(L, tiles_, plan.node);
   std::vector<T> cd, cl;
   std::vector<uint8_t> nf;
@@ -144,11 +149,15 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
   src_ = upload(gather(sources, q.order));
   src_value_ = DeviceBuffer<T>((size_t)kSourceValueSteps * sources.size());
 
-  // Boundary nodes with equal mask, fixed count and coefficients (as the kernel sees them) share an id.
-  std::map<std::tuple<uint8_t, uint8_t, T, T>, int> coeff_ids;
+  // Boundary nodes with equal mask, fixed count and coefficients (as the kernel sees them,
+  // bit for bit: value_bits.hpp) share an id.
+  std::map<std::tuple<uint8_t, uint8_t, uint64_t, uint64_t>, int> coeff_ids;
   std::vector<int> ids;
   for (size_t r = 0; r < cd.size(); ++r)
-    ids.push_back(coeff_ids.emplace(std::make_tuple(mask[r], nf[r], cd[r], cl[r]), (int)coeff_ids.size()).first->second);
+    ids.push_back(coeff_ids
+                      .emplace(std::make_tuple(mask[r], nf[r], value_bits(cd[r]), value_bits(cl[r])),
+                               (int)coeff_ids.size())
+                      .first->second);
   const ColumnEvents ev = make_column_events(L, node, ids, plan.solid, gather(src_nodes, q.order));
   const std::array<ClassCoeffs<T>, kFaceClasses> cc = class_coeffs_table(ev.class_bnd, mask, nf, cd, cl);
   class_coeffs_ = upload(std::vector<ClassCoeffs<T>>(cc.begin(), cc.end()));
@@ -156,8 +165,10 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
   columns_ = upload_events(ev, event_records(ev.code, mask, nf, cd, cl));
   if (event_group_ > 1) {
     const ColumnEvents g = group_column_events(ev, L.nx, L.ny, L.nz, event_group_);
-    groups_ = upload_events(g, event_records(g.code, mask, nf, cd, cl, g.lane));
-    if (event_group_ <= kPlaneLanes) planes_ = upload_planes(make_plane_events(g, L.nz, mask, nf, cd, cl));
+    if (plane_records_)
+      planes_ = upload_planes(make_plane_events(g, L.nz, mask, nf, cd, cl));
+    else
+      groups_ = upload_events(g, event_records(g.code, mask, nf, cd, cl, g.lane));
   }
 }
 
@@ -295,8 +306,8 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   d.class_coeffs = class_coeffs_.get();
   for (int c = 0; c < kFaceClasses; ++c) d.class_table[c] = class_host_[(size_t)c];
   d.cols = columns_.view(1);
-  if (event_group_ > 1) d.grp = groups_.view(event_group_);
-  if (event_group_ > 1 && event_group_ <= kPlaneLanes) d.planes = planes_.view(event_group_);
+  if (event_group_ > 1 && !plane_records_) d.grp = groups_.view(event_group_);
+  if (event_group_ > 1 && plane_records_) d.planes = planes_.view(event_group_);
 
   return d;
 }

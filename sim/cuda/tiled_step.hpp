@@ -51,15 +51,16 @@ std::array<ClassCoeffs<T>, kFaceClasses> class_coeffs_table(const std::array<int
                                                             const std::vector<uint8_t>& nf, const std::vector<T>& cd,
                                                             const std::vector<T>& cl);
 
-// A column event with what applying it needs, in one aligned record (zstream_fused): the
-// event's code (column_events.hpp) and, for a boundary node, its coefficients and the
-// mask | fixed count << 8 of its bnd_* entry (| lane << 16 in a listing per group of
-// columns). One load (float; two issued together in
-// double) where the code and then four arrays were two levels of dependent loads.
 // Bit 24 of an EventRecord's flags in a plane listing's sources (PlaneListView::src): the
 // last source event of its group at its plane.
 constexpr int kEventPlaneEnd = 1 << 24;
 
+// A column event with what applying it needs, in one aligned record (zstream_fused): the
+// event's code (column_events.hpp) and, for a boundary node, its coefficients and the
+// mask | fixed count << 8 of its bnd_* entry (| lane << 16 in a listing per group of
+// columns, | kEventPlaneEnd in a plane listing's sources). One load (float; two issued
+// together in double) where the code and then four arrays were two levels of dependent
+// loads.
 template <class T>
 struct alignas(16) EventRecord {
   T cd, cl;
@@ -141,13 +142,15 @@ struct TiledStepData {
   // class_coeffs[face_class(i, j, k)], and the events per column c = i + nx j (cols) and,
   // when the step was built with them, per group of grp.width columns (ColumnEvents::group:
   // g = i / width + ceil(nx / width) j, each record's lane in bits 16-23 of its flags), for
-  // zstream_fused_vec, whose thread holds grp.width points of a row.
+  // spread_onchip, whose vectors hold grp.width points of a row.
   const ClassCoeffs<T>* class_coeffs = nullptr;
   // The same 27 records by value, in the kernel's parameters: read through the constant
-  // cache, which the fields streaming through L1 do not evict (zstream_fused_vec).
+  // cache, which the fields streaming through L1 do not evict (zstream_fused and
+  // zstream_fused_vec).
   ClassCoeffs<T> class_table[kFaceClasses] = {};
   EventListView<T> cols, grp;
-  // The group listing's plane records, when the group fits a record (width 2 to kPlaneLanes).
+  // The group listing as plane records (plane_events.hpp), when the step was built with
+  // them, for zstream_fused_vec, whose thread holds planes.width points of a row.
   PlaneListView<T> planes;
   // Source nodes of tile t: src_start[t] .. src_start[t+1].
   const int* src_start = nullptr;
@@ -267,15 +270,18 @@ class DeviceTiledStep {
  public:
   DeviceTiledStep() = default;
   // `plan` may be empty (fixed walls, no obstacles); `sources` in the solver's order;
-  // `event_group` > 1: the column events are also listed per group of that many columns
-  // (TiledStepData::grp).
+  // `event_group` > 1: the column events are also listed per group of that many columns,
+  // per event (TiledStepData::grp) or, with `plane_records`, as one record per group and
+  // plane (TiledStepData::planes; groups of 2 to kPlaneLanes columns, else
+  // std::invalid_argument).
   DeviceTiledStep(const FieldLayout& L, const TileShape& shape, const BoundaryPlan& plan,
-                  const std::vector<DeviceSource>& sources, int event_group = 1);
+                  const std::vector<DeviceSource>& sources, int event_group = 1, bool plane_records = false);
 
   // The kernel's view; the receivers and the step are filled in by the caller.
   TiledStepData<T> data() const;
   const TileGrid& tiles() const { return tiles_; }
   int event_group() const { return event_group_; }
+  bool plane_records() const { return plane_records_; }
 
  private:
   TileGrid tiles_;
@@ -283,6 +289,7 @@ class DeviceTiledStep {
   DeviceEventListing<T> columns_, groups_;
   DevicePlaneListing<T> planes_;
   int event_group_ = 1;
+  bool plane_records_ = false;
   DeviceBuffer<ClassCoeffs<T>> class_coeffs_;
   std::array<ClassCoeffs<T>, kFaceClasses> class_host_{};
   DeviceBuffer<int64_t> bnd_node_, solid_;

@@ -2,10 +2,13 @@
 // and plane that says what each lane takes, built from the group listing of column events.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <climits>
+#include <cmath>
 #include <random>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -165,6 +168,76 @@ TEST(PlaneEvents, RefusesListingsItCannotHold) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("lane 1 of plane 3"), std::string::npos) << e.what();
   }
+}
+
+// A listing whose start, k or order is not a listing's is refused with what was wrong.
+TEST(PlaneEvents, RefusesMalformedListings) {
+  const RandomStep s;
+  auto expect_refused = [&](const ColumnEvents& g, const std::string& says) {
+    try {
+      make_plane_events(g, 5, s.mask, s.nf, s.cd, s.cl);
+      ADD_FAILURE() << "accepted a listing that should say \"" << says << "\"";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  ColumnEvents g;
+  g.group = 2;
+  g.start = {0, 2};
+  g.k = {3, 1};  // planes out of order
+  g.code = {kEventSolid, kEventSolid};
+  g.lane = {0, 1};
+  expect_refused(g, "not before the group's previous event");
+  g.k = {3, 5};  // past the last plane
+  expect_refused(g, "allowed: planes 0 to 4");
+  g.k = {-1, 2};
+  expect_refused(g, "at plane -1");
+  g.k = {1, 2};
+  g.start = {0, 1};  // ends before the events do
+  expect_refused(g, "start must run from 0 to its 2 events");
+  g.start = {};
+  expect_refused(g, "start must run from 0 to its 2 events");
+  g.start = {0, 2, 1, 2};
+  expect_refused(g, "group 1 starts at event 2 and ends before it, at 1");
+  g.start = {0, 2};
+  g.lane = {0};
+  expect_refused(g, "differ in length");
+}
+
+TEST(PlaneEvents, ListingWithoutEventsHasNoRecords) {
+  const RandomStep s;
+  ColumnEvents g;
+  g.group = 4;
+  g.start = {0, 0, 0, 0};
+  const PlaneEvents<double> pe = make_plane_events(g, 6, s.mask, s.nf, s.cd, s.cl);
+  EXPECT_EQ(pe.start, std::vector<int>({0, 0, 0, 0}));
+  EXPECT_TRUE(pe.rec.empty());
+  EXPECT_TRUE(pe.k.empty());
+  EXPECT_TRUE(pe.coeff.empty());
+  EXPECT_TRUE(pe.src_code.empty());
+  ASSERT_EQ(pe.cursor_row.size(), 3u);
+  for (int row : pe.cursor_row) EXPECT_EQ(row, -1);
+}
+
+// Pairs that compare equal but differ in their bits (+0 and -0) get ids of their own, so
+// that a lane's coefficients are the very values of its boundary node.
+TEST(PlaneEvents, SignedZerosAreDistinctPairs) {
+  ColumnEvents g;
+  g.group = 2;
+  g.start = {0, 3};
+  g.k = {0, 0, 1};
+  g.code = {0, 1, 2};
+  g.lane = {0, 1, 0};
+  const std::vector<uint8_t> mask = {1, 1, 1}, nf = {0, 0, 0};
+  const std::vector<float> cd = {0.0f, -0.0f, 0.0f}, cl = {0.5f, 0.5f, 0.5f};
+  const PlaneEvents<float> pe = make_plane_events(g, 2, mask, nf, cd, cl);
+  ASSERT_EQ(pe.coeff.size(), 4u) << "+0 and -0 are two pairs";
+  ASSERT_EQ(pe.rec.size(), 2u);
+  const uint32_t a = lane_coeff_id(pe.rec[0].lane[0]), b = lane_coeff_id(pe.rec[0].lane[1]);
+  EXPECT_NE(a, b);
+  EXPECT_FALSE(std::signbit(pe.coeff[2 * a]));
+  EXPECT_TRUE(std::signbit(pe.coeff[2 * b]));
+  EXPECT_EQ(lane_coeff_id(pe.rec[1].lane[0]), a) << "equal bits share an id";
 }
 
 }  // namespace

@@ -30,6 +30,9 @@ TEST(KernelRegistry, EntriesAreWellFormed) {
     EXPECT_LE(v.default_block.threads(), 1024);
     if (!v.block_uses_z) EXPECT_EQ(v.default_block.z, 1) << "block.z is ignored, so the default should say 1";
     EXPECT_EQ(KernelRegistry::instance().find(v.id), &v);
+    // A listing per group the step data can build: plane records hold 2 to 4 lanes.
+    EXPECT_TRUE(v.multi_event_vector_bytes == 0 || v.multi_event_vector_bytes == 16);
+    if (v.multi_plane_records) EXPECT_GT(v.multi_event_vector_bytes, 0) << "plane records are a listing per group";
     if (v.block_error && v.supports(make_stencil("7pt")) && !v.block_for) {
       EXPECT_EQ(v.block_error(make_stencil("7pt"), Precision::Float, v.default_block), "") << "its default block";
       for (const BlockShape& b : v.room_blocks)

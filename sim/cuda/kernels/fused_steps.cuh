@@ -58,13 +58,17 @@ __device__ __forceinline__ void fused_previous_taps(const T* uc, const TiledStep
 // A step kernel: u^{n+1} into `un` (holding u^{n-1}) from u^n in `uc`, the step's walls,
 // events and sources from `io` and `src_value` (this step's values), the receivers of the
 // previous step into `rec_slot`.
-// The step data travels by value in the kernels' parameters (its face-class table too):
-// with the other parameters it must stay within the 4 KB every CUDA device accepts.
-static_assert(sizeof(TiledStepData<double>) + 64 <= 4096, "the step data outgrew the kernel parameters");
-
 template <class T>
 using FusedStepKernel = void (*)(T* __restrict__, const T* __restrict__, FieldLayout, T, int, TiledStepData<T>,
                                  const T*, long long);
+
+// The step data travels by value in the kernels' parameters (its face-class table too):
+// with the other parameters, each aligned to its size, it must stay within the 4 KB every
+// CUDA device accepts (16 bytes per parameter bounds the alignment's padding).
+static_assert(2 * sizeof(double*) + sizeof(FieldLayout) + sizeof(double) + sizeof(int) +
+                      sizeof(TiledStepData<double>) + sizeof(const double*) + sizeof(long long) + 8 * 16 <=
+                  4096,
+              "the step data outgrew the kernel parameters");
 
 // The neighbour weight lambda^2 w_1 of the 7-point stencil, the only one these kernels run.
 template <class T>
@@ -139,7 +143,8 @@ int launch_fused_steps(FusedStepKernel<T> with_io, FusedStepKernel<T> bare, dim3
 //   static const char* name();
 //   template <class T> static int x_per_thread();                     (points of a row per thread)
 //   template <class T> static int min_chunk_planes(const TiledStepData<T>* io);
-//   template <class T> static int event_group();                      (1: per column; n: TiledStepData::grp)
+//   template <class T> static int event_group();                      (1: per column; n: per group of n)
+//   static bool plane_records();     (a group's events as TiledStepData::planes' records, else as grp's events)
 // A thread streams its column(s) through z chunks of at least min_chunk_planes planes,
 // enough chunks for kFusedTargetWaves waves of resident blocks where the grid allows (or
 // LaunchOptions::z_waves: `--kernel auto` times a room at other waves too, room_z_waves).
@@ -150,10 +155,14 @@ int fused_launch_steps(T* cur, T* prev, int steps, const FieldLayout& L, const S
                        const TiledStepData<T>* io, const LaunchOptions& o, cudaStream_t stream) {
   const T w = fused_weight<T>(st, lambda2, K::name());
   check_int_plane(L, K::name());
-  if (io && K::template event_group<T>() > 1 && io->grp.width != K::template event_group<T>())
-    throw std::logic_error(std::string(K::name()) + " reads its events per group of " +
-                           std::to_string(K::template event_group<T>()) + " columns; the step data lists them per " +
-                           std::to_string(io->grp.width));
+  if (io && K::template event_group<T>() > 1) {
+    const int listed = K::plane_records() ? io->planes.width : io->grp.width;
+    if (listed != K::template event_group<T>() || (K::plane_records() ? !io->planes.start : !io->grp.start))
+      throw std::logic_error(std::string(K::name()) + " reads its events per group of " +
+                             std::to_string(K::template event_group<T>()) + " columns" +
+                             (K::plane_records() ? " as plane records" : "") + "; the step data lists them per " +
+                             std::to_string(listed));
+  }
   const dim3 block(o.block.x, o.block.y, 1);
   const long long gx = ceil_div(ceil_div(L.nx, K::template x_per_thread<T>()), o.block.x);
   const long long gy = ceil_div(L.ny, o.block.y);
@@ -271,9 +280,9 @@ __device__ __forceinline__ T apply_event_records(T v, T v_int, T u, const T (&nb
   return v;
 }
 
-// A face class's record (ClassCoeffs) through the read-only path: the two coefficients in
-// one load, the flags' word in another, issued together. (In float one 16-byte load would
-// also fill a register with the padding, and zstream_fused_vec's loop would spill.)
+// A face class's record (ClassCoeffs) through the read-only path, for spread_onchip's copy
+// into shared memory: the two coefficients in one load, the flags' word in another, issued
+// together (one 16-byte load in float would fill a register with the padding as well).
 static_assert(sizeof(ClassCoeffs<float>) == 16 && offsetof(ClassCoeffs<float>, mask) == 8, "ClassCoeffs<float> layout");
 static_assert(sizeof(ClassCoeffs<double>) == 32 && offsetof(ClassCoeffs<double>, mask) == 16,
               "ClassCoeffs<double> layout");

@@ -133,6 +133,7 @@ struct Fused {
   }
   template <class T>
   static int event_group() { return 1; }
+  static bool plane_records() { return false; }
 };
 
 }  // namespace

@@ -4,9 +4,9 @@
 // through L1) with the room's walls, obstacles, sources and receivers inside the same
 // launch, as zstream_fused does them for one point per thread:
 //  - a node on a face of the box takes its face class's boundary coefficients from the
-//    27-entry table in the kernel's parameters (TiledStepData::class_table); a thread's N points share their y and z faces, and only its first
-//    and last lanes can lie on an x face, so a thread off every face (most of them)
-//    pays one test per plane;
+//    27-entry table in the kernel's parameters (TiledStepData::class_table); a thread's
+//    N points share their y and z faces, and only its first and last lanes can lie on an
+//    x face, so a thread off every face (most of them) pays one test per plane;
 //  - the other nodes (near obstacles, solids next to air, sources) are events of the group
 //    of N columns a thread holds, one record per plane with events that says what each
 //    lane takes (plane_events.hpp, TiledStepData::planes). The thread finds its group's
@@ -151,9 +151,9 @@ __global__ void __launch_bounds__(kMaxThreads, 3)
           T nb[6];
           neighbours(q, nb);
           if (lane_kind(wq) == kLaneBoundary) {
-            const Pair<T> c = load_pair(io.planes.coeff, lane_coeff_id(wq));
-            out[q] = boundary_value(centre.v[q], nb, prev.v[q], (uint8_t)lane_mask(wq), (uint8_t)lane_fixed(wq), c.a,
-                                    c.b);
+            const Pair<T> cdl = load_pair(io.planes.coeff, lane_coeff_id(wq));
+            out[q] = boundary_value(centre.v[q], nb, prev.v[q], (uint8_t)lane_mask(wq), (uint8_t)lane_fixed(wq),
+                                    cdl.a, cdl.b);
           } else if (lane_kind(wq) == kLaneSolid) {
             out[q] = T(0);
           } else {
@@ -201,6 +201,7 @@ struct FusedVec {
   static int min_chunk_planes(const TiledStepData<T>*) { return kMinChunkPlanes; }
   template <class T>
   static int event_group() { return kLanes<T>; }
+  static bool plane_records() { return true; }
 };
 
 }  // namespace
@@ -222,7 +223,8 @@ void register_zstream_fused_vec_kernels(KernelRegistry& r) {
   // them, the 48 kHz one 10% slower, the 24 kHz one the same (docs/benchmarks.md).
   v.multi_uses_tiles = false;  // column events and face classes only
   v.multi_uses_column_events = true;
-  v.multi_event_vector_bytes = 16;  // its events listed per thread's N columns (TiledStepData::grp)
+  v.multi_event_vector_bytes = 16;  // its events per thread's N columns,
+  v.multi_plane_records = true;     // one record per group and plane (TiledStepData::planes)
   v.room_z_waves = {2};
   v.block_uses_z = false;
   v.has_readonly_toggle = false;
