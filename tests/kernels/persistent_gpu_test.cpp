@@ -26,6 +26,7 @@
 #include "core/sample_stream.hpp"
 #include "cuda/column_events.hpp"
 #include "cuda/cuda_solver.hpp"
+#include "cuda/kernel_registry.hpp"
 #include "cuda/tiled_step.hpp"
 
 namespace ws {
@@ -417,8 +418,9 @@ TEST(ZstreamFused, RefusesZWavesOutOfRangeAndKeepsItsKernel) {
 }
 
 // A column holding more events than a 16-bit cursor offset (a rod of solid nodes through a
-// 5 x 5 tube of 65,540 planes, absorbing walls): the step keeps no cursors and zstream_fused
-// searches its columns' events; the same bits as the per-step path.
+// 5 x 5 tube of 65,540 planes, absorbing walls): the step keeps no cursors, and
+// zstream_fused searches its columns' events, zstream_fused_vec its groups' plane records;
+// the same bits as the per-step path.
 TEST(ZstreamFused, AColumnTooLongForCursorsIsSearched) {
   WS_REQUIRE_GPU();
   const Stencil st = make_stencil("7pt");
@@ -427,24 +429,75 @@ TEST(ZstreamFused, AColumnTooLongForCursorsIsSearched) {
   rod.material.assign((size_t)n * n * nz, 0);
   rod.admittance = {0.5};
   for (int k = 0; k < nz; ++k) rod.material[2 + (size_t)n * (2 + (size_t)n * k)] = 1;
-  std::vector<double> got[2];
+  for (const char* kernel : {"zstream_fused", "zstream_fused_vec"}) {
+    SCOPED_TRACE(kernel);
+    std::vector<double> got[2];
+    for (int which = 0; which < 2; ++which) {
+      const std::string id = which == 0 ? default_kernel_for(st, Precision::Float) : kernel;
+      auto solver = make_cuda_solver(Precision::Float, st, n, n, nz, st.courant_max, kDt, id);
+      const BoundaryPlan plan = make_boundary_plan(solver->layout(), room_walls(), rod, st.courant_max);
+      ASSERT_EQ(plan.solid.size(), (size_t)nz);
+      solver->set_boundary(plan);
+      const FieldLayout& L = solver->layout();
+      auto a = testing::random_field(L, 43), b = testing::random_field(L, 44);
+      for (int64_t q : plan.solid) a[q] = b[q] = 0;
+      solver->write_state(a, b, 0);
+      solver->advance(7);
+      std::vector<double> prev;
+      solver->read_state(got[which], prev);
+    }
+    ASSERT_EQ(got[0].size(), got[1].size());
+    EXPECT_EQ(differing_bits(got[0], got[1]), 0);
+    EXPECT_GT(*std::max_element(got[1].begin(), got[1].end()), 0.0);
+  }
+}
+
+// One solver switched between the two kernels that read a listing per group, each its own
+// kind (spread_onchip the events, zstream_fused_vec the plane records), mid-run in a room
+// with walls, an obstacle, sources and receivers: the step data is rebuilt with the
+// listing the new kernel reads, and the run matches the per-step path's.
+TEST(ZstreamFusedVec, SwitchingToAndFromSpreadOnchipRebuildsItsListing) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  const std::vector<std::string> order = {"zstream_fused_vec", "spread_onchip", "zstream_fused_vec", "spread_onchip"};
+  ws::Run got[2];  // (Run alone names testing::Test::Run here)
   for (int which = 0; which < 2; ++which) {
-    const std::string id = which == 0 ? default_kernel_for(st, Precision::Float) : "zstream_fused";
-    auto solver = make_cuda_solver(Precision::Float, st, n, n, nz, st.courant_max, kDt, id);
-    const BoundaryPlan plan = make_boundary_plan(solver->layout(), room_walls(), rod, st.courant_max);
-    ASSERT_EQ(plan.solid.size(), (size_t)nz);
+    const std::string first = which == 0 ? default_kernel_for(st, Precision::Double) : order[0];
+    auto solver = make_cuda_solver(Precision::Double, st, kNx, kNy, kNz, st.courant_max, kDt, first);
+    const BoundaryPlan plan = make_boundary_plan(solver->layout(), room_walls(), obstacle(), st.courant_max);
     solver->set_boundary(plan);
-    const FieldLayout& L = solver->layout();
-    auto a = testing::random_field(L, 43), b = testing::random_field(L, 44);
+    std::mt19937 rng(3);
+    std::vector<float> samples(6000);
+    for (float& v : samples) v = std::uniform_real_distribution<float>(-1.f, 1.f)(rng);
+    solver->set_sources(sources(std::make_shared<BufferSampleStream>(samples)));
+    solver->set_receiver_taps(receivers());
+    auto a = testing::random_field(solver->layout(), 41), b = testing::random_field(solver->layout(), 42);
     for (int64_t q : plan.solid) a[q] = b[q] = 0;
     solver->write_state(a, b, 0);
-    solver->advance(7);
-    std::vector<double> prev;
-    solver->read_state(got[which], prev);
+    got[which].rec.assign(3, {});
+    for (const std::string& id : order) {
+      if (which == 1) solver->set_kernel(id, LaunchOptions{KernelRegistry::instance().at(id).default_block});
+      if (which == 1) EXPECT_EQ(solver->kernel().id, id);
+      solver->advance(300);
+      auto r = solver->take_receiver_samples();
+      for (int q = 0; q < 3; ++q) got[which].rec[q].insert(got[which].rec[q].end(), r[q].begin(), r[q].end());
+    }
+    solver->read_state(got[which].cur, got[which].prev);
   }
-  ASSERT_EQ(got[0].size(), got[1].size());
-  EXPECT_EQ(differing_bits(got[0], got[1]), 0);
-  EXPECT_GT(*std::max_element(got[1].begin(), got[1].end()), 0.0);
+  const FieldLayout L = make_layout(kNx, kNy, kNz, 1, 8);
+  const auto [d, m] = testing::max_diff(got[1].cur, got[0].cur, L);
+  EXPECT_GT(m, 0.0);
+  EXPECT_LE(d, 1e-12 * m) << "u^n after the switches";
+  for (int q = 0; q < 3; ++q) {
+    ASSERT_EQ(got[1].rec[q].size(), got[0].rec[q].size()) << "receiver " << q;
+    double peak = 0, diff = 0;
+    for (size_t n = 0; n < got[0].rec[q].size(); ++n) {
+      peak = std::max(peak, std::abs(got[0].rec[q][n]));
+      diff = std::max(diff, std::abs(got[1].rec[q][n] - got[0].rec[q][n]));
+    }
+    EXPECT_GT(peak, 0.0) << "receiver " << q;
+    EXPECT_LE(diff, 1e-12 * peak) << "receiver " << q;
+  }
 }
 
 // A few steps on a small grid, with walls, sources and receivers: what compute-sanitizer's
