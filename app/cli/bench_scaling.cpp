@@ -53,7 +53,7 @@ nlohmann::json to_json(const ScalingRecord& r, const DeviceRoofline& roof) {
           {"gpoints_per_s", r.gpoints_per_s}, {"gpoints_per_s_per_part", r.gpoints_per_s_per_part},
           {"efficiency", r.efficiency}, {"halo_s_per_step", r.halo_s_per_step},
           {"exposed_halo_s_per_step", r.exposed_s_per_step}, {"hidden_fraction", r.hidden_fraction},
-          {"copy_gbs", r.copy_gbs}, {"backend", r.backend}, {"kernel", r.kernel}};
+          {"copy_gbs", r.copy_gbs}, {"backend", r.backend}, {"kernel", r.kernel}, {"mpi_halos", r.mpi_halos}};
 }
 
 void print_table(const std::vector<ScalingRecord>& recs, const std::string& what, const DeviceRoofline& roof) {
@@ -162,6 +162,12 @@ int run_scaling(const ScalingArgs& a) {
   if (!steps.step_graph) std::cout << "; no step graph on the slabs";
   if (!steps.copy_by_kernel) std::cout << "; halo copies by the copy engines";
   if (!steps.flag_sync) std::cout << "; GPUs ordered by the graph's edges";
+  for (const auto& r : recs)
+    if (!r.mpi_halos.empty()) {
+      std::cout << "; halos between ranks: "
+                << (r.mpi_halos == "device" ? std::string("device to device (CUDA IPC)") : r.mpi_halos);
+      break;
+    }
   if (roof.copy_gbs > 0)
     std::cout << "; of roof: a part's rate against one GPU's copy roofline (" << std::fixed << std::setprecision(1)
               << roof.copy_gbs << " GB/s device-to-device, this run, GPU " << o.devices[0] << ": "

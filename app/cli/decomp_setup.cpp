@@ -39,6 +39,11 @@ void add_slab_step_options(CLI::App& c, SlabStepArgs& a) {
                "shared: each GPU's slabs in one grid, their halos each other's planes, nothing copied between them "
                "(the default; one process only); own: each slab its own fields, the halos between a GPU's slabs copied")
       ->check(CLI::IsMember({"own", "shared"}));
+  c.add_option("--mpi-halos", a.mpi_halos,
+               "under mpirun: host: the halo planes as MPI messages through pinned host buffers (the default); "
+               "device: between GPU slabs of ranks on one host copied device to device (CUDA IPC), only a short "
+               "message between the ranks (where IPC is not possible the planes go as messages)")
+      ->check(CLI::IsMember({"device", "host"}));
 }
 
 void SlabStepArgs::apply(DecompOptions& d) const {
@@ -46,6 +51,7 @@ void SlabStepArgs::apply(DecompOptions& d) const {
   d.copy_by_kernel = halo_copy == "kernel";
   d.flag_sync = slab_sync == "flags";
   d.share_part_fields = slab_fields == "shared";
+  d.mpi_device_halos = mpi_halos == "device";
 }
 
 int cuda_device_count() {

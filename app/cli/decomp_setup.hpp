@@ -12,13 +12,14 @@
 
 namespace ws::cli {
 
-// How slabs on GPUs step (--slab-graph, --halo-copy, --slab-sync, --slab-fields): the options of every
+// How slabs on GPUs step (--slab-graph, --halo-copy, --slab-sync, --slab-fields, --mpi-halos): the options of every
 // command that decomposes, and of `bench scaling`.
 struct SlabStepArgs {
   std::string slab_graph = "on";    // DecompOptions::step_graph
   std::string halo_copy = "kernel"; // DecompOptions::copy_by_kernel ("engine": false)
   std::string slab_sync = "flags";  // DecompOptions::flag_sync ("edges": false)
   std::string slab_fields = "shared";  // DecompOptions::share_part_fields ("shared": true)
+  std::string mpi_halos = "host";      // DecompOptions::mpi_device_halos ("device": true)
   void apply(DecompOptions& d) const;
 };
 void add_slab_step_options(CLI::App& c, SlabStepArgs& a);

@@ -151,6 +151,7 @@ DecomposedSolver::DecomposedSolver(const DecompOptions& o, Precision precision, 
     // One cut, one tag; the two directions come from different ranks.
     remote_.add(local, locals_[local].device, c.below >= 0, plan_.slabs[c.below >= 0 ? s + 1 : s].owner, s);
   }
+  if (comm_ && comm_->size() > 1) remote_.connect(o.mpi_device_halos);
   // Slabs in one grid: each waits for its neighbour's update of the step before (whose
   // planes it reads as its halo, and whose reads of its own planes it must not overtake).
   shared_nb_.assign(locals_.size(), {-1, -1});
@@ -292,6 +293,14 @@ std::string DecomposedSolver::describe() const {
   if (held(part_fields_)) os << ", each GPU's slabs in one grid";
   if (!kernel_copy_pairs_.empty()) os << ", halo copies by kernel";
   if (held(flags_) && graph_on_) os << ", GPUs ordered by flags";
+  if (remote_.size() > 0) {
+    const int direct = remote_.device_cuts();
+    if (direct == (int)remote_.size()) os << ", halos to other ranks device to device (CUDA IPC)";
+    else if (direct == 0) os << ", halos to other ranks as MPI messages (" << remote_.host_path_reason() << ")";
+    else
+      os << ", " << direct << " of " << remote_.size() << " cuts to other ranks device to device (the others: "
+         << remote_.host_path_reason() << ")";
+  }
   return os.str();
 }
 

@@ -54,6 +54,13 @@ struct DecompOptions {
   // the inner one) in one grid, so their halos are each other's planes and need no copy
   // (false: each slab its own fields, and copies between them, as across GPUs).
   bool share_part_fields = true;
+  // Under MPI, the halo planes between slabs on devices of one host copied device to
+  // device into the other rank's memory (CUDA IPC; remote_halos.hpp), with only a short
+  // message between the ranks (false: the planes as MPI messages, staged through pinned
+  // host buffers, which is also what a cut takes where IPC is not possible). Off by
+  // default until it is measured on several GPUs: two ranks sharing one GPU exchanged
+  // slower this way (docs/benchmarks.md).
+  bool mpi_device_halos = false;
 };
 
 // Throws std::invalid_argument (naming the values) when the grid is too thin for the
@@ -78,6 +85,9 @@ class DecompProbe {
   // DecompOptions::step_graph, switched between steps.
   virtual void set_step_graph(bool on) = 0;
   virtual int slab_count() const = 0;
+  // How halos travel to other MPI ranks: "" (no other rank), "device" (every cut device to
+  // device, CUDA IPC) or "host: " and why (messages staged through host memory).
+  virtual std::string remote_halo_path() const = 0;
 };
 DecompProbe* decomp_probe(WaveSolver& solver);
 

@@ -155,6 +155,11 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe, public Que
     if (!on) drop_graphs();
   }
   int slab_count() const override { return plan_.size(); }
+  std::string remote_halo_path() const override {
+    if (remote_.size() == 0) return "";
+    if (remote_.device_cuts() == (int)remote_.size()) return "device";
+    return "host: " + remote_.host_path_reason();
+  }
 
   std::string describe() const;
 

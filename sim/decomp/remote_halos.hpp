@@ -1,14 +1,23 @@
 #pragma once
 // The halo planes one process exchanges with other MPI ranks: a message each way per cut
-// between a local slab and a slab of another rank. A slab on a device goes through
-// pinned host buffers unless the MPI library takes device pointers. The decomposed
-// solver posts them after its edge slabs' update and finishes them after the rest.
+// between a local slab and a slab of another rank. The decomposed solver posts them after
+// its edge slabs' update and finishes them after the rest.
+//
+// Between two slabs on devices of one host the planes go device to device (connect()):
+// each side maps the other's mailbox (two halos' worth on the receiving device, one per
+// parity of the exchange) through CUDA IPC, copies its edge planes straight into it, and
+// only a sequence number travels as an MPI message, to say they are there. Elsewhere (a
+// slab on the host, another host, IPC refused) the planes themselves are the messages,
+// staged through pinned host buffers unless the MPI library takes device pointers.
 #include <cstddef>
 #include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
 #include "decomp/halo_planes.hpp"
+#include "decomp/ipc_mapping.hpp"
 #include "decomp/slab_comm.hpp"
 
 namespace ws {
@@ -26,14 +35,24 @@ class RemoteHalos {
   size_t size() const { return cuts_.size(); }
   bool pending() const { return pending_; }
 
-  // Posts every cut's receive into the halo and send of the planes next to it (staged
-  // copies are made here, synchronously: the edge slabs' streams are idle by now).
+  // Pairs every cut with its peer's: device to device where both slabs are on devices of
+  // this host, `device_halos` is set on both sides and each maps the other's mailbox
+  // (CUDA IPC); else through messages. Collective over the cuts' peers: every rank calls
+  // it once, after its add()s and before the first post().
+  void connect(bool device_halos);
+  // Cuts whose planes go device to device, and why the others do not (empty when all do).
+  int device_cuts() const;
+  const std::string& host_path_reason() const { return host_reason_; }
+
+  // Posts every cut's receive into the halo and send of the planes next to it (staged or
+  // device-to-device copies are made here, synchronously: the edge slabs' streams are
+  // idle by now).
   void post(const FieldOf& field);
   // Lets the posted messages move while the interior runs (SlabComm::progress).
   void progress() { comm_->progress(); }
-  // Waits for the messages and copies the staged halos onto their devices: at once, or
-  // queued on stream_of(local) (from pinned buffers; the next post() comes after the
-  // caller has waited for that stream, so the buffers are not reused before).
+  // Waits for the messages and copies the staged or delivered halos into the slabs: at
+  // once, or queued on stream_of(local) (the next post() comes after the caller has waited
+  // for that stream, so neither a pinned buffer nor a mailbox's parity is reused before).
   using StreamOf = std::function<cudaStream_t(int local)>;
   void finish(const FieldOf& field, const StreamOf& stream_of = nullptr);
 
@@ -43,11 +62,22 @@ class RemoteHalos {
     bool up = false;
     int peer = 0, tag = 0;
     PinnedBuffer<unsigned char> send, recv;  // host staging (empty: posted from the field itself)
+    // Device to device: this side's mailbox (the peer writes parity p at p * bytes), the
+    // peer's mapped here, a stream for the copies into it, and the exchange's sequence
+    // numbers (the messages' only content).
+    DeviceBuffer<unsigned char> mailbox;
+    IpcMapping peer_mailbox;
+    std::unique_ptr<CudaStream> stream;
+    long long seq_out = 0, seq_in = -1;
+    bool direct() const { return (bool)peer_mailbox; }
   };
+  void stage_through_host(Cut& c);
   SlabComm* comm_;
   size_t bytes_;
   std::vector<Cut> cuts_;
   bool pending_ = false;
+  long long posts_ = 0;  // exchanges posted (the sequence number; its parity picks the mailbox half)
+  std::string host_reason_;
 };
 
 }  // namespace ws

@@ -117,6 +117,7 @@ std::vector<ScalingRecord> run_scaling_bench(const ScalingOptions& o) {
     r.kernel = kernel;
     if (DecompProbe* p = decomp_probe(*s)) {
       r.slabs = p->slab_count();
+      r.mpi_halos = p->remote_halo_path();
       r.halo_s_per_step = p->time_exchange_s(std::max(5, o.steps / 5));
       p->set_exchange(false);
       double without = seconds_of(*s, o.steps, o.reps);

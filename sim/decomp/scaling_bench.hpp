@@ -46,6 +46,7 @@ struct ScalingRecord {
   double hidden_fraction = 1.0;    // 1 - exposed / halo, clamped to [0, 1]
   double copy_gbs = 0.0;           // bytes crossing between parts per exchange / its time
   std::string backend, kernel;
+  std::string mpi_halos;  // DecompProbe::remote_halo_path ("" in one process)
 };
 
 std::vector<ScalingRecord> run_scaling_bench(const ScalingOptions& o);

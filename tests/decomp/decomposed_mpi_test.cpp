@@ -67,10 +67,11 @@ TEST_P(DecomposedMpi, RanksMatchOneGridBitForBit) {
   }
 }
 
-// GPU ranks (each rank's slabs on device rank % count, host-staged messages) against
-// one GPU with the same kernel, bit for bit: the edge slabs' updates queued beside the
-// inner ones, their planes staged and the received ones queued onto the devices. Skips
-// on every rank alike where no GPU is usable (CI).
+// GPU ranks (each rank's slabs on device rank % count) against one GPU with the same
+// kernel, bit for bit: the edge slabs' updates queued beside the inner ones, their planes
+// copied device to device into the other rank's mailbox (CUDA IPC: the ranks share this
+// host) or staged through host messages (--mpi-halos host), the received ones queued onto
+// the devices. Skips on every rank alike where no GPU is usable (CI).
 TEST_P(DecomposedMpi, GpuRanksMatchOneGpuBitForBit) {
   WS_REQUIRE_GPU();
   const DecompCase& c = GetParam();
@@ -89,10 +90,12 @@ TEST_P(DecomposedMpi, GpuRanksMatchOneGpuBitForBit) {
   const int most = max_slabs(c.nz, halo_for(st));
   for (int per : {1, 2}) {
     if (per * ranks > most) continue;
-    for (bool overlap : {true, false}) {
+    for (bool overlap : {true, false})
+    for (bool device_halos : {true, false}) {
       SCOPED_TRACE("rank " + std::to_string(g_mpi->rank()) + " of " + std::to_string(ranks) + " on GPU " +
                    std::to_string(device) + ", " + std::to_string(per) + " slab(s) per rank, overlap " +
-                   (overlap ? "on" : "off") + ", kernel " + kernel);
+                   (overlap ? "on" : "off") + ", kernel " + kernel + ", halos " + (device_halos ? "device" : "host"));
+      std::string path;
       const CaseResult got = run_case(c, [&](Precision p, const Stencil& s, int nx, int ny, int nz, double courant,
                                              double dt) {
         DecompOptions o;
@@ -101,8 +104,12 @@ TEST_P(DecomposedMpi, GpuRanksMatchOneGpuBitForBit) {
         o.kernel_id = kernel;
         o.comm = &g_mpi->comm();
         o.overlap = overlap;
-        return make_decomposed_solver(o, p, s, nx, ny, nz, courant, dt);
+        o.mpi_device_halos = device_halos;
+        auto solver = make_decomposed_solver(o, p, s, nx, ny, nz, courant, dt);
+        path = decomp_probe(*solver)->remote_halo_path();
+        return solver;
       });
+      EXPECT_EQ(path, device_halos ? "device" : "host: host halos asked for");
       EXPECT_EQ(got.step, ref.step);
       EXPECT_EQ(got.receivers.size(), ref.receivers.size());
       for (size_t r = 0; r < ref.receivers.size() && r < got.receivers.size(); ++r)
@@ -110,6 +117,20 @@ TEST_P(DecomposedMpi, GpuRanksMatchOneGpuBitForBit) {
       EXPECT_TRUE(got.u_cur == ref.u_cur) << "u^n differs";
       EXPECT_TRUE(got.u_prev == ref.u_prev) << "u^{n-1} differs";
     }
+  }
+}
+
+// CPU ranks send their planes as messages, and say why; so does a device rank asked to.
+TEST(DecomposedMpi, CpuRanksSendTheirHalosAsMessages) {
+  const Stencil st = make_stencil("7pt");
+  for (bool device_halos : {true, false}) {
+    DecompOptions o;
+    o.comm = &g_mpi->comm();
+    o.mpi_device_halos = device_halos;
+    auto s = make_decomposed_solver(o, Precision::Float, st, 9, 8, 4 * g_mpi->size(), st.courant_max, 1e-5);
+    DecompProbe* p = decomp_probe(*s);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(p->remote_halo_path(), device_halos ? "host: a slab on the CPU" : "host: host halos asked for");
   }
 }
 
