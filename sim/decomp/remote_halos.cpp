@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/cuda_check.hpp"
+#include "decomp/halo_copy.hpp"
 
 namespace ws {
 
@@ -125,8 +126,10 @@ void RemoteHalos::post(const FieldOf& field) {
     if (!c.direct()) continue;
     const SlabField f = field(c.local);
     CUDA_CHECK(cudaSetDevice(c.device));
-    CUDA_CHECK(cudaMemcpyAsync((char*)c.peer_mailbox.get() + half, c.up ? f.top_planes() : f.bottom_planes(),
-                               bytes_, cudaMemcpyDefault, c.stream->get()));
+    // A kernel storing into the peer's memory, as between the GPUs of one process
+    // (halo_copy.hpp): no copy engine's start-up on the exchange's path.
+    copy_planes_by_kernel((char*)c.peer_mailbox.get() + half, c.up ? f.top_planes() : f.bottom_planes(), bytes_,
+                          c.stream->get());
   }
   for (auto& c : cuts_) {
     if (c.direct()) {
@@ -169,14 +172,14 @@ void RemoteHalos::finish(const FieldOf& field, const StreamOf& stream_of) {
     const SlabField f = field(c.local);
     void* halo = c.up ? f.halo_above() : f.halo_below();
     const void* from = direct ? (const void*)(c.mailbox.get() + half) : (const void*)c.recv.get();
-    if (stream_of) {
+    if (direct) {
       CUDA_CHECK(cudaSetDevice(f.device));
-      CUDA_CHECK(cudaMemcpyAsync(halo, from, bytes_, direct ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice,
-                                 stream_of(c.local)));
-    } else if (direct) {
+      const cudaStream_t s = stream_of ? stream_of(c.local) : c.stream->get();
+      copy_planes_by_kernel(halo, from, bytes_, s);
+      if (!stream_of) CUDA_CHECK(cudaStreamSynchronize(s));
+    } else if (stream_of) {
       CUDA_CHECK(cudaSetDevice(f.device));
-      CUDA_CHECK(cudaMemcpyAsync(halo, from, bytes_, cudaMemcpyDeviceToDevice, c.stream->get()));
-      CUDA_CHECK(cudaStreamSynchronize(c.stream->get()));
+      CUDA_CHECK(cudaMemcpyAsync(halo, from, bytes_, cudaMemcpyHostToDevice, stream_of(c.local)));
     } else {
       copy_planes(halo, f.device, from, -1, bytes_);
     }
