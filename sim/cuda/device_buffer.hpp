@@ -45,6 +45,12 @@ class DeviceBuffer {
   T* get() const { return p_; }
   size_t size() const { return n_; }
   size_t bytes() const { return n_ * sizeof(T); }
+  // Gives the allocation up unfreed (it lives to the process's end): for memory another
+  // process may still map (CUDA IPC), which must not be freed before it unmaps.
+  T* release() {
+    n_ = 0;
+    return std::exchange(p_, nullptr);
+  }
 
  private:
   T* p_ = nullptr;

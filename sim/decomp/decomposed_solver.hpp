@@ -86,7 +86,8 @@ class DecompProbe {
   virtual void set_step_graph(bool on) = 0;
   virtual int slab_count() const = 0;
   // How halos travel to other MPI ranks: "" (no other rank), "device" (every cut device to
-  // device, CUDA IPC) or "host: " and why (messages staged through host memory).
+  // device, CUDA IPC), "host: " and why (messages staged through host memory) or "mixed: "
+  // with how many cuts go which way.
   virtual std::string remote_halo_path() const = 0;
 };
 DecompProbe* decomp_probe(WaveSolver& solver);

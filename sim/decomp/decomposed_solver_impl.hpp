@@ -157,7 +157,11 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe, public Que
   int slab_count() const override { return plan_.size(); }
   std::string remote_halo_path() const override {
     if (remote_.size() == 0) return "";
-    if (remote_.device_cuts() == (int)remote_.size()) return "device";
+    const int direct = remote_.device_cuts();
+    if (direct == (int)remote_.size()) return "device";
+    if (direct > 0)
+      return "mixed: " + std::to_string(direct) + " of " + std::to_string(remote_.size()) +
+             " cuts device to device, the others: " + remote_.host_path_reason();
     return "host: " + remote_.host_path_reason();
   }
 
@@ -331,7 +335,8 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe, public Que
   bool exchange_ = true;
   ReceiverRouting routing_;
   long long steps_since_take_ = 0;
-  // Device slabs under MPI (host-staged messages): every update queued at once (one_step).
+  // Device slabs under MPI (halos as host-staged messages or device to device):
+  // every update queued at once (one_step).
   bool staged_ = false;
   // The step graph (replay()); null stream when the slabs cannot have one (not queued_).
   std::unique_ptr<CudaStream> graph_stream_;

@@ -6,8 +6,11 @@ namespace ws {
 
 IpcMapping IpcMapping::open(const cudaIpcMemHandle_t& handle, int device, std::string& why) {
   IpcMapping m;
-  cudaError_t e = cudaSetDevice(device);
+  int current = -1;
+  cudaError_t e = cudaGetDevice(&current);
+  if (e == cudaSuccess) e = cudaSetDevice(device);
   if (e == cudaSuccess) e = cudaIpcOpenMemHandle(&m.p_, handle, cudaIpcMemLazyEnablePeerAccess);
+  if (current >= 0 && current != device) cudaSetDevice(current);
   if (e != cudaSuccess) {
     cudaGetLastError();
     m.p_ = nullptr;
@@ -22,7 +25,7 @@ void IpcMapping::close() noexcept {
   if (!p_) return;
   // The mapping belongs to the device it was opened on; the device current before stays.
   int current = -1;
-  if (cudaGetDevice(&current) == cudaSuccess && current != device_) cudaSetDevice(device_);
+  if (cudaGetDevice(&current) != cudaSuccess || current != device_) cudaSetDevice(device_);
   cudaIpcCloseMemHandle(p_);
   if (current >= 0 && current != device_) cudaSetDevice(current);
   p_ = nullptr;

@@ -14,7 +14,8 @@ class IpcMapping {
   // Maps `handle` (from cudaIpcGetMemHandle in another process) on `device`, with peer
   // access enabled when the allocation lies on another device. On failure (another host,
   // no peer access between the devices, IPC refused by the driver) the mapping is empty
-  // and `why` says what CUDA answered; the CUDA error is cleared.
+  // and `why` says what CUDA answered; the CUDA error is cleared. The current device is
+  // left as it was.
   static IpcMapping open(const cudaIpcMemHandle_t& handle, int device, std::string& why);
   ~IpcMapping();
   IpcMapping(IpcMapping&& o) noexcept;

@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <stdexcept>
+#include <utility>
 
 #include "core/cuda_check.hpp"
 #include "decomp/halo_copy.hpp"
@@ -53,63 +55,156 @@ void RemoteHalos::connect(bool device_halos) {
   if (cuts_.empty()) return;
   const std::string host = host_name();
   std::vector<IpcOffer> mine(cuts_.size()), theirs(cuts_.size());
+  std::vector<std::string> why(cuts_.size());
+  // Everything that can fail here is done before the first message, and a failure makes
+  // the offer an empty one: no rank leaves the others waiting.
   for (size_t i = 0; i < cuts_.size(); ++i) {
     Cut& c = cuts_[i];
     IpcOffer& o = mine[i];
     std::strncpy(o.host, host.c_str(), sizeof o.host - 1);
-    if (device_halos && c.device >= 0 && !host.empty()) {
+    if (!device_halos) why[i] = "host halos asked for";
+    else if (c.device < 0) why[i] = "a slab on the CPU";
+    else if (host.empty()) why[i] = "this host has no name to compare";
+    if (!why[i].empty()) continue;
+    try {
       CUDA_CHECK(cudaSetDevice(c.device));
-      c.stream = std::make_unique<CudaStream>();
+      // The copies into the peer's mailbox run beside the interior's update: ahead of it.
+      c.stream = std::make_unique<CudaStream>(CudaStream::highest_priority());
       c.mailbox = DeviceBuffer<unsigned char>(2 * bytes_);
       // Zeroed before it is offered: the peer's first copy into it comes after the offer.
       CUDA_CHECK(cudaMemsetAsync(c.mailbox.get(), 0, 2 * bytes_, c.stream->get()));
       CUDA_CHECK(cudaStreamSynchronize(c.stream->get()));
-      const cudaError_t e = cudaIpcGetMemHandle(&o.handle, c.mailbox.get());
-      if (e == cudaSuccess) o.has_mailbox = 1;
-      else cudaGetLastError();
+      CUDA_CHECK(cudaIpcGetMemHandle(&o.handle, c.mailbox.get()));
+      o.has_mailbox = 1;
+    } catch (const std::exception& e) {
+      cudaGetLastError();
+      c.mailbox = DeviceBuffer<unsigned char>();
+      c.stream.reset();
+      why[i] = std::string("no device mailbox here (") + e.what() + ")";
     }
-    comm_->post_recv(c.peer, c.tag, &theirs[i], sizeof(IpcOffer));
-    comm_->post_send(c.peer, c.tag, &o, sizeof(IpcOffer));
+  }
+  for (size_t i = 0; i < cuts_.size(); ++i) {
+    comm_->post_recv(cuts_[i].peer, cuts_[i].tag, &theirs[i], sizeof(IpcOffer));
+    comm_->post_send(cuts_[i].peer, cuts_[i].tag, &mine[i], sizeof(IpcOffer));
   }
   comm_->wait_all();
   // Each side maps the other's mailbox; a cut goes device to device only where both did.
   std::vector<int> mapped(cuts_.size(), 0), peer_mapped(cuts_.size(), 0);
+  std::vector<bool> offered(cuts_.size(), false);  // both sides offered a mailbox
   for (size_t i = 0; i < cuts_.size(); ++i) {
     Cut& c = cuts_[i];
     const IpcOffer& t = theirs[i];
-    if (t.magic != IpcOffer().magic)
-      throw std::runtime_error("remote halos: rank " + std::to_string(c.peer) +
-                               " answered the device-halo offer of cut " + std::to_string(c.tag) +
-                               " with something else (ranks out of step)");
-    std::string why;
-    if (!device_halos) why = "host halos asked for";
-    else if (c.device < 0) why = "a slab on the CPU";
-    else if (!mine[i].has_mailbox || !t.has_mailbox) why = "a slab without a device mailbox (on the CPU, or IPC refused)";
-    else if (std::strncmp(mine[i].host, t.host, sizeof t.host) != 0) why = "ranks on different hosts";
-    if (why.empty()) {
-      c.peer_mailbox = IpcMapping::open(t.handle, c.device, why);
-      if (c.peer_mailbox) why.clear();
-      else why = "CUDA IPC refused (" + why + ")";
+    const bool valid = t.magic == IpcOffer().magic;
+    offered[i] = valid && mine[i].has_mailbox && t.has_mailbox;
+    if (why[i].empty()) {
+      if (!valid) why[i] = "rank " + std::to_string(c.peer) + " answered with something else (ranks out of step)";
+      else if (!t.has_mailbox) why[i] = "rank " + std::to_string(c.peer) + "'s slab has no device mailbox";
+      else if (std::strncmp(mine[i].host, t.host, sizeof t.host) != 0) why[i] = "ranks on different hosts";
     }
-    if (!why.empty() && host_reason_.empty()) host_reason_ = why;
+    if (why[i].empty()) {
+      std::string cuda;
+      c.peer_mailbox = IpcMapping::open(t.handle, c.device, cuda);
+      if (!c.peer_mailbox) why[i] = "CUDA IPC refused (" + cuda + ")";
+    }
     mapped[i] = c.peer_mailbox ? 1 : 0;
     comm_->post_recv(c.peer, c.tag, &peer_mapped[i], sizeof(int));
     comm_->post_send(c.peer, c.tag, &mapped[i], sizeof(int));
   }
   comm_->wait_all();
+  // Where one side mapped and the other did not, the mapping is closed and both sides say
+  // so before either frees its mailbox (freeing an allocation another process still maps
+  // is undefined).
+  std::vector<int> closed(cuts_.size(), 1), peer_closed(cuts_.size(), 0);
+  bool unwind = false;
   for (size_t i = 0; i < cuts_.size(); ++i) {
     Cut& c = cuts_[i];
-    if (c.peer_mailbox && peer_mapped[i]) {
-      c.send = PinnedBuffer<unsigned char>();
-      c.recv = PinnedBuffer<unsigned char>();
-      continue;
-    }
-    if (c.peer_mailbox && host_reason_.empty()) host_reason_ = "the peer could not map this side's mailbox";
+    if (mapped[i] && peer_mapped[i]) continue;
+    if (mapped[i]) why[i] = "rank " + std::to_string(c.peer) + " could not map this side's mailbox";
     c.peer_mailbox = IpcMapping();
+    if (!offered[i]) continue;
+    comm_->post_recv(c.peer, c.tag, &peer_closed[i], sizeof(int));
+    comm_->post_send(c.peer, c.tag, &closed[i], sizeof(int));
+    unwind = true;
+  }
+  if (unwind) comm_->wait_all();
+  for (size_t i = 0; i < cuts_.size(); ++i) {
+    Cut& c = cuts_[i];
+    if (c.direct()) continue;
+    if (host_reason_.empty()) host_reason_ = why[i];
     c.mailbox = DeviceBuffer<unsigned char>();
     c.stream.reset();
     stage_through_host(c);
   }
+  connected_ = device_cuts() > 0;
+}
+
+void RemoteHalos::disconnect() noexcept {
+  if (!connected_) return;
+  connected_ = false;
+  try {
+    if (pending_) comm_->wait_all();
+    pending_ = false;
+    // Every mapping closed, and the peers told, before any mailbox is freed.
+    std::vector<int> closed(cuts_.size(), 1), peer_closed(cuts_.size(), 0);
+    for (size_t i = 0; i < cuts_.size(); ++i) {
+      Cut& c = cuts_[i];
+      if (!c.direct()) continue;
+      c.peer_mailbox = IpcMapping();
+      comm_->post_recv(c.peer, c.tag, &peer_closed[i], sizeof(int));
+      comm_->post_send(c.peer, c.tag, &closed[i], sizeof(int));
+    }
+    comm_->wait_all();
+    for (auto& c : cuts_) {
+      c.mailbox = DeviceBuffer<unsigned char>();
+      c.stream.reset();
+    }
+  } catch (...) {
+    // The ranks are out of step (or MPI failed): leaking the mailboxes to the process's
+    // end is safer than freeing memory a peer may still map.
+    for (auto& c : cuts_) {
+      c.peer_mailbox = IpcMapping();
+      c.mailbox.release();
+    }
+  }
+}
+
+RemoteHalos::~RemoteHalos() {
+  // On the normal path every rank destroys its solver in step; while an exception unwinds
+  // one rank, its peers may never come, so the mailboxes are left to the process's end.
+  if (std::uncaught_exceptions() == 0) {
+    disconnect();
+  } else {
+    for (auto& c : cuts_) {
+      c.peer_mailbox = IpcMapping();
+      c.mailbox.release();
+    }
+  }
+}
+
+RemoteHalos::RemoteHalos(RemoteHalos&& o) noexcept
+    : comm_(o.comm_),
+      bytes_(o.bytes_),
+      cuts_(std::move(o.cuts_)),
+      pending_(std::exchange(o.pending_, false)),
+      posts_(o.posts_),
+      host_reason_(std::move(o.host_reason_)),
+      connected_(std::exchange(o.connected_, false)) {
+  o.cuts_.clear();
+}
+
+RemoteHalos& RemoteHalos::operator=(RemoteHalos&& o) noexcept {
+  if (this != &o) {
+    disconnect();
+    comm_ = o.comm_;
+    bytes_ = o.bytes_;
+    cuts_ = std::move(o.cuts_);
+    o.cuts_.clear();
+    pending_ = std::exchange(o.pending_, false);
+    posts_ = o.posts_;
+    host_reason_ = std::move(o.host_reason_);
+    connected_ = std::exchange(o.connected_, false);
+  }
+  return *this;
 }
 
 int RemoteHalos::device_cuts() const {

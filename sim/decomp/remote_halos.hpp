@@ -28,6 +28,13 @@ class RemoteHalos {
   using FieldOf = std::function<SlabField(int local)>;
 
   RemoteHalos(SlabComm* comm, size_t halo_bytes) : comm_(comm), bytes_(halo_bytes) {}
+  // Unmaps the peers' mailboxes and, once every peer has said it unmapped this side's,
+  // frees them (disconnect); while an exception unwinds, leaves them to the process's end.
+  ~RemoteHalos();
+  RemoteHalos(RemoteHalos&& o) noexcept;
+  RemoteHalos& operator=(RemoteHalos&& o) noexcept;
+  RemoteHalos(const RemoteHalos&) = delete;
+  RemoteHalos& operator=(const RemoteHalos&) = delete;
 
   // The cut between local slab `local` (on `device`, -1: the host) and rank `peer`'s slab
   // above it (up) or below it; both ranks name it by the same `tag`.
@@ -38,15 +45,18 @@ class RemoteHalos {
   // Pairs every cut with its peer's: device to device where both slabs are on devices of
   // this host, `device_halos` is set on both sides and each maps the other's mailbox
   // (CUDA IPC); else through messages. Collective over the cuts' peers: every rank calls
-  // it once, after its add()s and before the first post().
+  // it once, after its add()s and before the first post(); it throws only for MPI errors.
   void connect(bool device_halos);
+  // Undoes connect() for the device-to-device cuts, collectively like it (the destructor).
+  void disconnect() noexcept;
   // Cuts whose planes go device to device, and why the others do not (empty when all do).
   int device_cuts() const;
   const std::string& host_path_reason() const { return host_reason_; }
 
-  // Posts every cut's receive into the halo and send of the planes next to it (staged or
-  // device-to-device copies are made here, synchronously: the edge slabs' streams are
-  // idle by now).
+  // Posts every cut's exchange: the receive into the halo and the send of the planes next
+  // to it, or, device to device, the planes copied into the peer's mailbox and a sequence
+  // number each way (staged and device copies are made here, synchronously: the edge
+  // slabs' streams are idle by now).
   void post(const FieldOf& field);
   // Lets the posted messages move while the interior runs (SlabComm::progress).
   void progress() { comm_->progress(); }
@@ -78,6 +88,7 @@ class RemoteHalos {
   bool pending_ = false;
   long long posts_ = 0;  // exchanges posted (the sequence number; its parity picks the mailbox half)
   std::string host_reason_;
+  bool connected_ = false;  // some cut goes device to device (disconnect() has work)
 };
 
 }  // namespace ws

@@ -120,7 +120,8 @@ TEST_P(DecomposedMpi, GpuRanksMatchOneGpuBitForBit) {
   }
 }
 
-// CPU ranks send their planes as messages, and say why; so does a device rank asked to.
+// CPU ranks send their planes as messages, and say why: with device halos asked for (a
+// slab on the CPU) and without.
 TEST(DecomposedMpi, CpuRanksSendTheirHalosAsMessages) {
   const Stencil st = make_stencil("7pt");
   for (bool device_halos : {true, false}) {
