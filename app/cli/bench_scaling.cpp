@@ -16,6 +16,7 @@
 #include "cli/interrupt.hpp"
 #include "core/cuda_check.hpp"
 #include "cuda/device_info.hpp"
+#include "decomp/remote_halos.hpp"
 #include "decomp/scaling_bench.hpp"
 
 namespace ws::cli {
@@ -164,8 +165,7 @@ int run_scaling(const ScalingArgs& a) {
   if (!steps.flag_sync) std::cout << "; GPUs ordered by the graph's edges";
   for (const auto& r : recs)
     if (!r.mpi_halos.empty()) {
-      std::cout << "; halos between ranks: "
-                << (r.mpi_halos == "device" ? std::string("device to device (CUDA IPC)") : r.mpi_halos);
+      std::cout << "; halos between ranks: " << halo_path_text(r.mpi_halos);
       break;
     }
   if (roof.copy_gbs > 0)

@@ -253,6 +253,10 @@ void DecomposedSolver::finish_queued() {
 
 double DecomposedSolver::time_exchange_s(int rounds) {
   const CurrentDeviceScope keep(on_devices_);
+  // post() copies the edge planes at once, and a mailbox half may be rewritten only after
+  // the copies out of it queued by the last finish() have run: nothing may still be
+  // queued (each exchange() drains what it queued itself).
+  if (staged_) wait_all_streams();
   const auto t0 = std::chrono::steady_clock::now();
   for (int r = 0; r < rounds; ++r) exchange();
   double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / std::max(rounds, 1);
@@ -293,14 +297,8 @@ std::string DecomposedSolver::describe() const {
   if (held(part_fields_)) os << ", each GPU's slabs in one grid";
   if (!kernel_copy_pairs_.empty()) os << ", halo copies by kernel";
   if (held(flags_) && graph_on_) os << ", GPUs ordered by flags";
-  if (remote_.size() > 0) {
-    const int direct = remote_.device_cuts();
-    if (direct == (int)remote_.size()) os << ", halos to other ranks device to device (CUDA IPC)";
-    else if (direct == 0) os << ", halos to other ranks as MPI messages (" << remote_.host_path_reason() << ")";
-    else
-      os << ", " << direct << " of " << remote_.size() << " cuts to other ranks device to device (the others: "
-         << remote_.host_path_reason() << ")";
-  }
+  if (const std::string path = remote_.path(); !path.empty())
+    os << ", halos between ranks: " << halo_path_text(path);
   return os.str();
 }
 

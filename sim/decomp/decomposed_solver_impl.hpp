@@ -155,15 +155,7 @@ class DecomposedSolver final : public WaveSolver, public DecompProbe, public Que
     if (!on) drop_graphs();
   }
   int slab_count() const override { return plan_.size(); }
-  std::string remote_halo_path() const override {
-    if (remote_.size() == 0) return "";
-    const int direct = remote_.device_cuts();
-    if (direct == (int)remote_.size()) return "device";
-    if (direct > 0)
-      return "mixed: " + std::to_string(direct) + " of " + std::to_string(remote_.size()) +
-             " cuts device to device, the others: " + remote_.host_path_reason();
-    return "host: " + remote_.host_path_reason();
-  }
+  std::string remote_halo_path() const override { return remote_.path(); }
 
   std::string describe() const;
 

@@ -153,9 +153,6 @@ void DecomposedSolver::wait_all_streams() {
 }
 
 void DecomposedSolver::exchange() {
-  // post() copies the edge planes at once, and a mailbox half may be rewritten only after
-  // the copies out of it queued by the last finish() have run: nothing may still be queued.
-  if (staged_) wait_all_streams();
   post_remote();
   for_parts([&](int p) {
     copy_out_of_part(p);

@@ -161,24 +161,22 @@ void RemoteHalos::disconnect() noexcept {
   } catch (...) {
     // The ranks are out of step (or MPI failed): leaking the mailboxes to the process's
     // end is safer than freeing memory a peer may still map.
-    for (auto& c : cuts_) {
-      c.peer_mailbox = IpcMapping();
-      c.mailbox.release();
-    }
+    abandon_mailboxes();
+  }
+}
+
+void RemoteHalos::abandon_mailboxes() noexcept {
+  for (auto& c : cuts_) {
+    c.peer_mailbox = IpcMapping();
+    c.mailbox.release();
   }
 }
 
 RemoteHalos::~RemoteHalos() {
   // On the normal path every rank destroys its solver in step; while an exception unwinds
   // one rank, its peers may never come, so the mailboxes are left to the process's end.
-  if (std::uncaught_exceptions() == 0) {
-    disconnect();
-  } else {
-    for (auto& c : cuts_) {
-      c.peer_mailbox = IpcMapping();
-      c.mailbox.release();
-    }
-  }
+  if (std::uncaught_exceptions() == 0) disconnect();
+  else abandon_mailboxes();
 }
 
 RemoteHalos::RemoteHalos(RemoteHalos&& o) noexcept
@@ -211,6 +209,20 @@ int RemoteHalos::device_cuts() const {
   int n = 0;
   for (const auto& c : cuts_) n += c.direct() ? 1 : 0;
   return n;
+}
+
+std::string RemoteHalos::path() const {
+  if (cuts_.empty()) return "";
+  const int direct = device_cuts();
+  if (direct == (int)cuts_.size()) return "device";
+  if (direct > 0)
+    return "mixed: " + std::to_string(direct) + " of " + std::to_string(cuts_.size()) +
+           " cuts device to device, the others: " + host_reason_;
+  return "host: " + host_reason_;
+}
+
+std::string halo_path_text(const std::string& path) {
+  return path == "device" ? "device to device (CUDA IPC)" : path;
 }
 
 void RemoteHalos::post(const FieldOf& field) {

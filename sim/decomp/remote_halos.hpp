@@ -49,9 +49,10 @@ class RemoteHalos {
   void connect(bool device_halos);
   // Undoes connect() for the device-to-device cuts, collectively like it (the destructor).
   void disconnect() noexcept;
-  // Cuts whose planes go device to device, and why the others do not (empty when all do).
-  int device_cuts() const;
-  const std::string& host_path_reason() const { return host_reason_; }
+  // How the cuts' planes travel: "" (no cut), "device" (every cut device to device),
+  // "host: " and why, or "mixed: " with how many cuts go which way
+  // (DecompProbe::remote_halo_path).
+  std::string path() const;
 
   // Posts every cut's exchange: the receive into the halo and the send of the planes next
   // to it, or, device to device, the planes copied into the peer's mailbox and a sequence
@@ -82,13 +83,20 @@ class RemoteHalos {
     bool direct() const { return (bool)peer_mailbox; }
   };
   void stage_through_host(Cut& c);
+  int device_cuts() const;  // cuts whose planes go device to device
+  // Unmaps the peers' mailboxes and leaves this side's allocated to the process's end: for
+  // when the peers cannot be told (ranks out of step, an exception unwinding).
+  void abandon_mailboxes() noexcept;
   SlabComm* comm_;
   size_t bytes_;
   std::vector<Cut> cuts_;
   bool pending_ = false;
   long long posts_ = 0;  // exchanges posted (the sequence number; its parity picks the mailbox half)
-  std::string host_reason_;
+  std::string host_reason_;  // why a cut takes the host path (the first cut's reason)
   bool connected_ = false;  // some cut goes device to device (disconnect() has work)
 };
+
+// path() as a phrase for the solver's description and the benchmark's header.
+std::string halo_path_text(const std::string& path);
 
 }  // namespace ws
