@@ -409,14 +409,9 @@ class CudaSolver final : public CudaWaveSolver {
     // kept across switches that keep the block (another kernel, other z-chunk waves) and,
     // for kernels that do not read the grouping by tiles, across any switch.
     const TileShape shape{options_.block.x, options_.block.y, options_.block.z};
-    if (tiled_ && variant_->multi_uses_tiles) {
-      const TileShape& built = tiled_->tiles().shape;
-      if (built.x != shape.x || built.y != shape.y || built.z != shape.z) tiled_.reset();
-    }
     const int event_group = std::max(1, variant_->multi_event_vector_bytes / (int)sizeof(T));
     const bool plane_records = event_group > 1 && variant_->multi_plane_records;
-    if (tiled_ && event_group > 1 &&
-        (tiled_->event_group() != event_group || tiled_->plane_records() != plane_records))
+    if (tiled_ && !tiled_->serves(variant_->multi_uses_tiles ? &shape : nullptr, event_group, plane_records))
       tiled_.reset();
     if (!tiled_)
       tiled_ = std::make_unique<DeviceTiledStep<T>>(layout_, shape, plan_host_, sources_host_, event_group,

@@ -280,8 +280,14 @@ class DeviceTiledStep {
   // The kernel's view; the receivers and the step are filled in by the caller.
   TiledStepData<T> data() const;
   const TileGrid& tiles() const { return tiles_; }
-  int event_group() const { return event_group_; }
-  bool plane_records() const { return plane_records_; }
+  // Whether it holds what a kernel reads: its tiles of `tiles` (null: the kernel does not
+  // read the grouping by tiles) and, for `event_group` > 1, that listing per group (as
+  // plane records or event by event). A listing per column is always there.
+  bool serves(const TileShape* tiles, int event_group, bool plane_records) const {
+    const TileShape& built = tiles_.shape;
+    if (tiles && (built.x != tiles->x || built.y != tiles->y || built.z != tiles->z)) return false;
+    return event_group <= 1 || (event_group_ == event_group && plane_records_ == plane_records);
+  }
 
  private:
   TileGrid tiles_;
