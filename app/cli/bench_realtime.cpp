@@ -45,6 +45,7 @@ struct RealtimeOptions {
   std::string scene;
   long long steps = 0;
   int steps_per_frame = 0;  // 0: rate / 60
+  double frame_budget_ms = 0.0;  // > 0: the GUI's automatic steps per frame
   std::string kernel = "auto";
   std::string block;  // BX,BY: instead of the kernel's default (or auto's choice)
   int z_waves = 0;    // the whole-step kernels' z chunks (0: the kernel's rule or auto's choice)
@@ -156,6 +157,7 @@ int run_realtime(const RealtimeOptions& o) {
     cfg.z_waves = o.z_waves;
     cfg.steps = o.steps;
     cfg.steps_per_frame = o.steps_per_frame;
+    cfg.frame_budget_ms = o.frame_budget_ms;
     cfg.reps = o.reps;
     cfg.graph_modes = modes(o.graph);
     cfg.display_modes = modes(o.display);
@@ -251,6 +253,11 @@ void add_bench_realtime(CLI::App& bench) {
                  "steps the frame loop queues per frame (default: rate/60, real time at 60 frames a second; "
                  "the GUI's automatic mode runs more when the room is faster than real time)")
       ->check(CLI::Range(1, 1 << 20));
+  c->add_option("--frame-budget-ms", o->frame_budget_ms,
+                "steps per frame as the GUI's automatic mode chooses them: as many as the scene runs headless in "
+                "this many ms (the GUI's default budget is 12), found before the timed modes; instead of "
+                "--steps-per-frame")
+      ->check(CLI::Range(0.01, 10000.0));
   c->add_option("--kernel", o->kernel, "kernel id (see `wavescope kernels`) or auto (the autotuned choice)")
       ->capture_default_str();
   c->add_option("--block", o->block, "BX,BY: the kernel's block instead of its default or auto's (tuning)");

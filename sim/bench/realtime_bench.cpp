@@ -165,6 +165,36 @@ double time_display_alone(WaveModel& m, int frames, const RealtimeConfig& cfg) {
   return median(per_frame);
 }
 
+// The GUI's automatic mode (gui/frame_step.cpp) sizes a frame to take its simulation
+// budget at the measured steps/s. The same here, from the display-off frame loop in the
+// first graph mode asked: a warm-up and three timed rounds of 30 frames of `start` steps,
+// then one round at the first estimate, so that a room far faster or slower than real
+// time is timed at about the frame length it will get.
+int budget_steps_per_frame(WaveModel& m, int start, const RealtimeConfig& cfg, std::ostream& log) {
+  if (m.cuda()) m.cuda()->set_step_graph(cfg.graph_modes.front());
+  if (DecompProbe* p = on_slabs(cfg.decomp) ? decomp_probe(m.solver()) : nullptr)
+    p->set_step_graph(cfg.graph_modes.front());
+  const auto fit = [&](int per_frame) {
+    std::vector<double> rate;
+    for (int r = 0; r <= 3; ++r) {
+      const double t = time_frames(m, 30, per_frame, cfg, false);
+      if (r > 0 && t > 0) rate.push_back(30.0 * per_frame / t);
+    }
+    const double steps_per_s = median(rate);
+    return std::clamp((int)std::lround(steps_per_s * cfg.frame_budget_ms * 1e-3), 1, 1 << 20);
+  };
+  const int first = fit(start);
+  const int per_frame = fit(first);
+  log << "frame budget " << cfg.frame_budget_ms << " ms: " << per_frame << " steps per frame\n";
+  return per_frame;
+}
+
+std::string short_number(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
 }  // namespace
 
 void validate_realtime_config(const RealtimeConfig& c) {
@@ -173,6 +203,12 @@ void validate_realtime_config(const RealtimeConfig& c) {
   if (c.steps_per_frame < 0)
     throw std::invalid_argument("steps per frame " + std::to_string(c.steps_per_frame) +
                                 " is not allowed: at least 1 (0: the sample rate / 60)");
+  if (!(c.frame_budget_ms >= 0.0) || c.frame_budget_ms > 10000.0)
+    throw std::invalid_argument("frame budget " + short_number(c.frame_budget_ms) +
+                                " ms is not allowed: more than 0 and at most 10000 ms (0: fixed steps per frame)");
+  if (c.frame_budget_ms > 0.0 && c.steps_per_frame > 0)
+    throw std::invalid_argument("steps per frame " + std::to_string(c.steps_per_frame) + " and a frame budget of " +
+                                short_number(c.frame_budget_ms) + " ms are not allowed together: give one");
   if (c.graph_modes.empty() || c.display_modes.empty())
     throw std::invalid_argument("nothing to measure: give at least one graph mode and one display mode");
   for (bool d : c.display_modes)
@@ -232,8 +268,10 @@ RealtimeResult run_realtime_bench(const RealtimeConfig& cfg, std::ostream& log) 
 
   // The GUI's real-time frame: a 60 Hz display showing rate/60 steps per frame (or the
   // steps asked for, as the GUI's automatic mode takes more when the room runs faster).
-  const int per_frame =
+  int per_frame =
       cfg.steps_per_frame > 0 ? cfg.steps_per_frame : std::max(1, (int)std::lround(res.rate_hz / 60.0));
+  res.frame_budget_ms = cfg.frame_budget_ms;
+  if (cfg.frame_budget_ms > 0.0) per_frame = budget_steps_per_frame(m, per_frame, cfg, log);
   const long long want = cfg.steps > 0 ? cfg.steps : 30LL * per_frame;
   const int frames = (int)std::max<long long>(1, (want + per_frame - 1) / per_frame);
   const long long steps = (long long)frames * per_frame;
@@ -312,6 +350,9 @@ void print_realtime_table(const RealtimeResult& r, std::ostream& out) {
         << " ms per frame\n";
   out << "  frame loop: "
       << (r.overlap ? "each frame's steps queued before it draws (the GUI's)" : "each frame drawn after its steps finished")
+      << (r.frame_budget_ms > 0 ? "; steps per frame: the GUI's automatic mode, a frame budget of " +
+                                      fixed(r.frame_budget_ms, 1) + " ms"
+                                : std::string())
       << "\n";
   using A = TextTable::Align;
   TextTable t({{"graph", A::Left}, {"display", A::Left}, {"steps/frame", A::Right}, {"frame ms", A::Right},
@@ -375,6 +416,7 @@ std::vector<BenchRecord> realtime_records(const RealtimeResult& r) {
                {"overlap", r.overlap},
                {"display_alone_ms", r.display_alone_ms},
                {"steps_per_frame", row.steps_per_frame},
+               {"frame_budget_ms", r.frame_budget_ms},
                {"frame_ms", row.frame_ms},
                {"steps_per_s", row.steps_per_s},
                {"realtime_factor", row.realtime_factor},

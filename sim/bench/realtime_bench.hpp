@@ -43,6 +43,10 @@ struct RealtimeConfig {
   int z_waves = 0;             // > 0: the kernel's z chunks aim at this many waves (LaunchOptions)
   long long steps = 0;         // timed steps per repetition (0: 30 frames)
   int steps_per_frame = 0;     // steps per frame (0: the sample rate / 60)
+  // > 0: the GUI's automatic steps per frame instead (RunControls::auto_steps): as many
+  // steps as the scene runs in this many ms headless, found by a display-off calibration
+  // of the frame loop before the timed modes (exclusive with steps_per_frame).
+  double frame_budget_ms = 0.0;
   int reps = 5;
   std::vector<bool> graph_modes{false, true};
   std::vector<bool> display_modes{false};
@@ -94,6 +98,7 @@ struct RealtimeResult {
   std::string display_note;
   bool overlap = true;  // RealtimeConfig::overlap
   double display_alone_ms = 0.0;  // a frame's capture and draw with no steps (0: not measured)
+  double frame_budget_ms = 0.0;   // RealtimeConfig::frame_budget_ms (0: fixed steps per frame)
   // On slabs: how many GPUs and slabs, and where they run (describe_decomposition).
   int gpus = 0, slabs = 0;
   std::string decomposition;
@@ -101,7 +106,8 @@ struct RealtimeResult {
 };
 
 // Throws std::invalid_argument for a configuration that cannot run (no modes, reps < 1,
-// a display without draw_frame, negative steps).
+// a display without draw_frame, negative steps, a frame budget that is not a positive
+// number of ms or comes with fixed steps per frame).
 void validate_realtime_config(const RealtimeConfig& config);
 // Runs on the current CUDA device; progress lines go to `log`.
 RealtimeResult run_realtime_bench(const RealtimeConfig& config, std::ostream& log);

@@ -103,7 +103,7 @@ void RemoteHalos::connect(bool device_halos) {
     }
     if (why[i].empty()) {
       std::string cuda;
-      c.peer_mailbox = IpcMapping::open(t.handle, c.device, cuda);
+      c.peer_mailbox = open_(t.handle, c.device, cuda);
       if (!c.peer_mailbox) why[i] = "CUDA IPC refused (" + cuda + ")";
     }
     mapped[i] = c.peer_mailbox ? 1 : 0;
@@ -182,6 +182,7 @@ RemoteHalos::~RemoteHalos() {
 RemoteHalos::RemoteHalos(RemoteHalos&& o) noexcept
     : comm_(o.comm_),
       bytes_(o.bytes_),
+      open_(std::move(o.open_)),
       cuts_(std::move(o.cuts_)),
       pending_(std::exchange(o.pending_, false)),
       posts_(o.posts_),
@@ -195,6 +196,7 @@ RemoteHalos& RemoteHalos::operator=(RemoteHalos&& o) noexcept {
     disconnect();
     comm_ = o.comm_;
     bytes_ = o.bytes_;
+    open_ = std::move(o.open_);
     cuts_ = std::move(o.cuts_);
     o.cuts_.clear();
     pending_ = std::exchange(o.pending_, false);

@@ -47,6 +47,10 @@ class RemoteHalos {
   // (CUDA IPC); else through messages. Collective over the cuts' peers: every rank calls
   // it once, after its add()s and before the first post(); it throws only for MPI errors.
   void connect(bool device_halos);
+  // How connect() maps a peer's mailbox: IpcMapping::open unless replaced (before
+  // connect()), as the tests do to refuse one side's mapping and not the other's.
+  using IpcOpener = std::function<IpcMapping(const cudaIpcMemHandle_t& handle, int device, std::string& why)>;
+  void set_ipc_opener(IpcOpener open) { open_ = std::move(open); }
   // Undoes connect() for the device-to-device cuts, collectively like it (the destructor).
   void disconnect() noexcept;
   // How the cuts' planes travel: "" (no cut), "device" (every cut device to device),
@@ -89,6 +93,7 @@ class RemoteHalos {
   void abandon_mailboxes() noexcept;
   SlabComm* comm_;
   size_t bytes_;
+  IpcOpener open_ = &IpcMapping::open;
   std::vector<Cut> cuts_;
   bool pending_ = false;
   long long posts_ = 0;  // exchanges posted (the sequence number; its parity picks the mailbox half)

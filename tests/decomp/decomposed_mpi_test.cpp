@@ -13,6 +13,8 @@
 #include "decomp/slice_check.hpp"
 #include "decomp/decomposed_solver.hpp"
 #include "decomp/mpi_comm.hpp"
+#include "decomp/remote_halos.hpp"
+#include "cuda/device_buffer.hpp"
 
 namespace ws::test {
 namespace {
@@ -137,6 +139,68 @@ TEST(DecomposedMpi, CpuRanksSendTheirHalosAsMessages) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, DecomposedMpi, ::testing::ValuesIn(decomp_cases()),
                          [](const auto& info) { return info.param.name; });
+
+// One cut between ranks 0 (below) and 1 (above) on their GPUs, through RemoteHalos
+// itself: each side's opener either maps the peer's mailbox (IpcMapping::open) or refuses
+// it, as a driver without IPC between two processes would. Where either side refuses,
+// both must take the host path and say why (the side that mapped closes its mapping
+// before the other frees the mailbox), and every exchange (both parities of the mailbox)
+// must deliver the peer's edge planes. Ranks past 1 have no cut and return at once.
+TEST(DecomposedMpi, OneSideRefusingIpcKeepsBothSidesOnOnePath) {
+  WS_REQUIRE_GPU();
+  const int rank = g_mpi->rank();
+  if (rank > 1) return;
+  int count = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&count));
+  const int device = rank % count;
+  CUDA_CHECK(cudaSetDevice(device));
+  const FieldLayout L = make_layout(13, 7, 5, 1, 4);
+  const size_t bytes = halo_bytes(L, Precision::Float);
+  DeviceBuffer<float> field(L.total);
+  const auto field_of = [&](int) { return SlabField{field.get(), L, device, 4}; };
+  const RemoteHalos::IpcOpener refuse = [](const cudaIpcMemHandle_t&, int, std::string& why) {
+    why = "refused by the test";
+    return IpcMapping();
+  };
+  struct Case {
+    bool refuse0, refuse1;
+    const char *path0, *path1;
+  };
+  const Case cases[] = {
+      {false, false, "device", "device"},
+      {false, true, "host: rank 1 could not map this side's mailbox", "host: CUDA IPC refused (refused by the test)"},
+      {true, false, "host: CUDA IPC refused (refused by the test)", "host: rank 0 could not map this side's mailbox"},
+      {true, true, "host: CUDA IPC refused (refused by the test)", "host: CUDA IPC refused (refused by the test)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("rank " + std::to_string(rank) + ", rank 0 " + (c.refuse0 ? "refuses" : "maps") + ", rank 1 " +
+                 (c.refuse1 ? "refuses" : "maps"));
+    RemoteHalos halos(&g_mpi->comm(), bytes);
+    halos.add(0, device, /*up=*/rank == 0, /*peer=*/1 - rank, /*tag=*/41);
+    if (rank == 0 ? c.refuse0 : c.refuse1) halos.set_ipc_opener(refuse);
+    halos.connect(true);
+    EXPECT_EQ(halos.path(), rank == 0 ? c.path0 : c.path1);
+    for (int exchange = 0; exchange < 3; ++exchange) {
+      // Every value names its rank, exchange and place, so a plane from the wrong rank,
+      // exchange (mailbox half) or offset shows.
+      std::vector<float> host(L.total);
+      for (int64_t q = 0; q < L.total; ++q) host[q] = (float)(rank * 1000000 + exchange * 100000 + q);
+      CUDA_CHECK(cudaMemcpy(field.get(), host.data(), L.total * sizeof(float), cudaMemcpyHostToDevice));
+      halos.post(field_of);
+      halos.finish(field_of);
+      CUDA_CHECK(cudaMemcpy(host.data(), field.get(), L.total * sizeof(float), cudaMemcpyDeviceToHost));
+      const SlabField f = field_of(0);
+      // The halo received holds the peer's edge planes: rank 0's top halo rank 1's
+      // bottom planes (interior plane 0), rank 1's bottom halo rank 0's top ones.
+      const int64_t halo_at = ((char*)(rank == 0 ? f.halo_above() : f.halo_below()) - (char*)f.data) / 4;
+      const int64_t peer_edge_at = ((char*)(rank == 0 ? f.bottom_planes() : f.top_planes()) - (char*)f.data) / 4;
+      int64_t wrong = 0;
+      for (int64_t q = 0; q < L.halo * L.plane; ++q)
+        wrong += host[halo_at + q] != (float)((1 - rank) * 1000000 + exchange * 100000 + peer_edge_at + q);
+      EXPECT_EQ(wrong, 0) << "exchange " << exchange;
+    }
+  }
+}
 
 TEST(DecomposedMpi, FieldStatsAgreeOnEveryRank) {
   const DecompCase c = decomp_cases()[4];

@@ -1,5 +1,6 @@
 // bench realtime's report without a GPU: the table stays aligned whatever the
 // kernel's name, the JSON records carry every figure, bad configurations are refused.
+#include <cmath>
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -70,12 +71,25 @@ TEST(RealtimeReport, RecordsCarryEveryFigure) {
   const auto j = to_json(recs[3]);
   for (const char* k : {"realtime_factor", "steps_per_s", "kernel_only_gpoints_per_s", "end_to_end_over_kernel",
                         "kernels_per_step", "host_launches_per_step", "copy_gbs", "roofline_fraction", "graph",
-                        "display", "steps_per_frame", "frame_ms", "scene"})
+                        "display", "steps_per_frame", "frame_budget_ms", "frame_ms", "scene"})
     EXPECT_TRUE(j.contains(k)) << k;
   EXPECT_EQ(j["benchmark"], "realtime");
   EXPECT_EQ(j["kernels_per_step"], 4);
   EXPECT_EQ(j["graph"], true);
   EXPECT_EQ(j["display"], true);
+}
+
+TEST(RealtimeReport, TableSaysWhenTheFrameBudgetChoseTheStepsPerFrame) {
+  RealtimeResult r = sample("zstream_vec");
+  std::ostringstream fixed_frames;
+  print_realtime_table(r, fixed_frames);
+  EXPECT_EQ(fixed_frames.str().find("frame budget"), std::string::npos) << fixed_frames.str();
+  r.frame_budget_ms = 12.0;
+  std::ostringstream budget;
+  print_realtime_table(r, budget);
+  EXPECT_NE(budget.str().find("the GUI's automatic mode, a frame budget of 12.0 ms"), std::string::npos)
+      << budget.str();
+  EXPECT_DOUBLE_EQ(to_json(realtime_records(r)[0])["frame_budget_ms"].get<double>(), 12.0);
 }
 
 TEST(RealtimeReport, BadConfigurationsAreRefused) {
@@ -108,6 +122,30 @@ TEST(RealtimeReport, BadConfigurationsAreRefused) {
   EXPECT_THROW(validate_realtime_config(c), std::invalid_argument);  // no capture
   c.capture_frame = [](WaveModel&) {};
   EXPECT_NO_THROW(validate_realtime_config(c));
+}
+
+TEST(RealtimeReport, FrameBudgetIsPositiveAndExclusiveWithFixedStepsPerFrame) {
+  RealtimeConfig c;
+  for (double bad : {-1.0, 20000.0, std::nan("")}) {
+    c.frame_budget_ms = bad;
+    try {
+      validate_realtime_config(c);
+      FAIL() << "frame budget " << bad << " accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("frame budget"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("at most 10000 ms"), std::string::npos) << e.what();
+    }
+  }
+  c.frame_budget_ms = 12.0;
+  EXPECT_NO_THROW(validate_realtime_config(c));
+  c.steps_per_frame = 400;
+  try {
+    validate_realtime_config(c);
+    FAIL() << "a frame budget beside fixed steps per frame accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("steps per frame 400"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("give one"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
