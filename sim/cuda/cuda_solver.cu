@@ -366,6 +366,7 @@ class CudaSolver final : public CudaWaveSolver {
     d.tap_start = rec_.tap_start();
     d.nrec = rec_.count();
     d.tap_planes = rec_.tap_planes();
+    d.ntaps = rec_.tap_count();
     d.rec_buf = rec_.buffer();
     d.step0 = counted ? 0 : step_;
     d.slot0 = counted ? 0 : rec_.slot();

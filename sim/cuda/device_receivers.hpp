@@ -52,6 +52,7 @@ class DeviceReceivers {
   // The most z planes one receiver's taps span.
   int tap_planes() const { return tap_planes_; }
   const DeviceTap* taps() const { return taps_.get(); }
+  int tap_count() const { return (int)taps_.size(); }
   const int* tap_start() const { return tap_start_.get(); }
   T* buffer() const { return buf_.get(); }
   size_t bytes() const { return buf_.bytes(); }

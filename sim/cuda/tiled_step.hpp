@@ -165,6 +165,7 @@ struct TiledStepData {
   const int* tap_start = nullptr;
   int nrec = 0;
   int tap_planes = 0;  // the most z planes one receiver's taps span (1 nearest, 2 trilinear)
+  int ntaps = 0;       // taps in all: tap_start[nrec]
   T* rec_buf = nullptr;
   long long step0 = 0, slot0 = 0;  // the launch's first step (the one producing u^{step0+1}) and slot
   // For a launch captured in a graph and replayed (kernels whose multi-step launch is

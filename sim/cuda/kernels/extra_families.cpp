@@ -18,6 +18,7 @@ void register_zstream_fused_kernels(KernelRegistry& r);   // zstream_fused.cu
 void register_zstream_fused_vec_kernels(KernelRegistry& r);  // zstream_fused_vec.cu
 void register_cluster_onchip_kernels(KernelRegistry& r);  // cluster_onchip.cu
 void register_spread_onchip_kernels(KernelRegistry& r);   // spread_onchip.cu
+void register_brick_onchip_kernels(KernelRegistry& r);    // brick_onchip.cu
 
 void register_extra_kernel_families(KernelRegistry& r) {
   register_webb_shared_kernels(r);
@@ -34,6 +35,7 @@ void register_extra_kernel_families(KernelRegistry& r) {
   register_zstream_fused_vec_kernels(r);
   register_cluster_onchip_kernels(r);
   register_spread_onchip_kernels(r);
+  register_brick_onchip_kernels(r);
 }
 
 }  // namespace ws

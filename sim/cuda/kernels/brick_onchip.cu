@@ -1,0 +1,599 @@
+// A persistent 7-point kernel for grids whose two fields fit in the shared memory of the
+// whole GPU, like spread_onchip.cu, with the grid cut into 3-D bricks instead of slabs of
+// z planes: one block per SM owns a brick (both fields, u^n with a one-point halo on its
+// six faces) for every step of a launch. A block that owns whole planes exchanges two
+// planes with its neighbours for every plane it updates, and at 128^3 that traffic through
+// L2 bounds it; a brick of 32 x 32 x 16 exchanges its six faces, a quarter of its points.
+//
+// A step of a block: the brick's shell (every point on its six faces) first, its faces
+// into the brick's mailbox in global memory (two parities: a face of u^{n+1} never
+// overwrites the u^n a neighbour may still read) and the block's flag raised to the steps
+// published; then the inside while the flags travel; then a wait on the (up to six)
+// neighbours' flags and their faces into the halo. Every per-step index (the thread's
+// shell points, inner column and face elements) is found once per launch and kept in
+// registers: no integer division in the step loop. The inner rows are padded to whole
+// warps, so that no warp spans two rows, whose words would share banks (two wavefronts a
+// load; the padding made 128^3 on the H200 go from 411 to 504 Gpoints/s, docs/benchmarks.md).
+//
+// What it runs inside: fixed walls (the zero halo of the grid), sources and receivers
+// (KernelVariant::MultiWalls::None: a room with boundary or solid nodes is stepped singly
+// by the solver, around its boundary-node kernels). Sources add the values a small kernel
+// computed before each run (onchip::launch_source_runs), one thread of the owning block in
+// source order, to the shell's nodes before it is published and to the inner ones after
+// the inside. Receivers: each tap's value of u^{n+1} is stored by the block owning its node
+// for every step of the run, and a small kernel after the run sums each receiver's taps in
+// tap order in double, the expression of receiver_sample (step_io.hpp): the same bits as
+// every other kernel, whichever bricks the taps fall in.
+//
+// The launch is cooperative: every block is resident at once, which the flags need.
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "core/cuda_check.hpp"
+#include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/exact_update.cuh"
+#include "cuda/kernels/multi_step_one.hpp"
+#include "cuda/kernels/onchip_planes.cuh"
+#include "cuda/kernels/seven_point.hpp"
+#include "cuda/step_graph.hpp"
+#include "cuda/step_io.hpp"
+#include "cuda/tiled_step.hpp"
+
+namespace ws {
+
+namespace {
+
+using onchip::DeviceFacts;
+
+constexpr int kThreads = 1024;
+// Per thread, in registers: shell points, inner columns and face elements, so a brick has
+// at most kThreads times as many of each.
+constexpr int kShellPerThread = 4, kColsPerThread = 1, kFacePerThread = 4;
+// The sources and receiver taps a block keeps listed in shared memory; past these it reads
+// the step data's lists every step (correct, slower).
+constexpr int kListedSources = 32, kListedTaps = 256;
+// Steps a run records receivers for before the taps are summed (the scratch holds a run's
+// tap values).
+constexpr int kTapRunSteps = 1024;
+
+// The bricks: px x py x pz of sx x sy x sz points (the last of an axis fewer), and the
+// on-chip layout of a brick's fields: rows of pitch PX (x = 0 at offset 1), planes of PS,
+// halo included.
+struct BrickGrid {
+  int px = 0, py = 0, pz = 0;
+  int sx = 0, sy = 0, sz = 0;
+  int PX = 0, PS = 0, cells = 0;
+  int face_max = 0;  // elements of a mailbox's face slot
+  __host__ __device__ int blocks() const { return px * py * pz; }
+};
+
+__host__ __device__ inline int padded_row(int bx) { return (bx - 2 + 31) / 32 * 32; }
+
+// Face f of a brick: 0 -x, 1 +x, 2 -y, 3 +y, 4 -z, 5 +z; its elements (a, b): x faces
+// (y, z), y faces (x, z), z faces (x, y).
+__host__ __device__ inline void face_dims(int f, int bx, int by, int bz, int& na, int& nb) {
+  if (f < 2) na = by, nb = bz;
+  else if (f < 4) na = bx, nb = bz;
+  else na = bx, nb = by;
+}
+
+__device__ __forceinline__ int cell(const BrickGrid& g, int x, int y, int z) {
+  return (z + 1) * g.PS + (y + 1) * g.PX + (x + 1);
+}
+
+// Face element (a, b) at `layer` along the face's axis (-1: halo below, n: halo above).
+__device__ __forceinline__ int face_cell(const BrickGrid& g, int f, int a, int b, int layer) {
+  if (f < 2) return cell(g, layer, a, b);
+  if (f < 4) return cell(g, a, layer, b);
+  return cell(g, a, b, layer);
+}
+
+template <class T>
+size_t brick_smem_bytes(const BrickGrid& g) {
+  return 2 * (size_t)g.cells * sizeof(T) + sizeof(int) * (3 * kListedSources + 2 * kListedTaps) + 4 * sizeof(int);
+}
+
+// Whether a brick of bx x by x bz points fits a block's registers and shared memory.
+template <class T>
+bool brick_fits(int bx, int by, int bz, size_t smem_optin) {
+  if (bx < 3 || by < 3 || bz < 3) return false;
+  const long long shell = 2LL * bx * by + (2LL * bx + 2LL * (by - 2)) * (bz - 2);
+  const long long cols = (long long)padded_row(bx) * (by - 2);
+  const long long faces = 2LL * ((long long)by * bz + (long long)bx * bz + (long long)bx * by);
+  if (shell > kShellPerThread * kThreads || cols > kColsPerThread * kThreads || faces > kFacePerThread * kThreads)
+    return false;
+  BrickGrid g;
+  g.PX = bx + 2;
+  g.PS = g.PX * (by + 2);
+  g.cells = g.PS * (bz + 2);
+  return brick_smem_bytes<T>(g) <= smem_optin;
+}
+
+// The cut of the grid into at most one brick per SM that costs least: the brick's update
+// (its inner rows padded to warps) plus its faces' traffic, weighted as the H200 measured
+// them; throws std::invalid_argument naming the sizes when no cut fits.
+template <class T>
+BrickGrid brick_layout(const FieldLayout& L, const DeviceFacts& dev) {
+  BrickGrid best;
+  double best_cost = 1e300;
+  for (int px = 1; px <= dev.sms && px <= L.nx; ++px)
+    for (int py = 1; px * py <= dev.sms && py <= L.ny; ++py)
+      for (int pz = 1; px * py * pz <= dev.sms && pz <= L.nz; ++pz) {
+        const int sx = (L.nx + px - 1) / px, sy = (L.ny + py - 1) / py, sz = (L.nz + pz - 1) / pz;
+        // Every brick non-empty, and the last of each axis at least 3 points.
+        const int lx = L.nx - sx * (px - 1), ly = L.ny - sy * (py - 1), lz = L.nz - sz * (pz - 1);
+        if (lx < 3 || ly < 3 || lz < 3) continue;
+        if (!brick_fits<T>(sx, sy, sz, dev.smem_optin)) continue;
+        const double inner = (double)padded_row(sx) * (sy - 2) * (sz - 2);
+        const double shell = (double)sx * sy * sz - (double)(sx - 2) * (sy - 2) * (sz - 2);
+        const double faces = 2.0 * ((double)sx * sy + (double)sx * sz + (double)sy * sz);
+        const double cost = inner + 2.0 * shell + 2.0 * faces;
+        if (cost < best_cost) {
+          best_cost = cost;
+          best.px = px, best.py = py, best.pz = pz, best.sx = sx, best.sy = sy, best.sz = sz;
+        }
+      }
+  if (best.px == 0)
+    throw std::invalid_argument(
+        "kernel 'brick_onchip': the grid's " + std::to_string(L.nx) + "x" + std::to_string(L.ny) + "x" +
+        std::to_string(L.nz) + " points in " + to_string(precision_of<T>()) + " do not fit in bricks of at least 3 " +
+        "points a side, one on each of the device's " + std::to_string(dev.sms) + " SMs, within " +
+        std::to_string(dev.smem_optin >> 10) + " KiB of shared memory and " + std::to_string(kThreads) +
+        " threads' registers a brick (about 2.7 M points in float, 1.3 M in double)");
+  best.PX = best.sx + 2;
+  best.PS = best.PX * (best.sy + 2);
+  best.cells = best.PS * (best.sz + 2);
+  best.face_max = std::max({best.sy * best.sz, best.sx * best.sz, best.sx * best.sy});
+  return best;
+}
+
+__device__ __forceinline__ int load_acquire(const int* p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+__device__ __forceinline__ void store_release(int* p, int v) {
+  asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// What a run reads besides the fields: the sources' node indices and this run's values
+// (value[s * nsrc + e]), the receivers' taps, and where the taps' values go
+// (tap_value[s * ntaps + t]).
+template <class T>
+struct BrickIo {
+  const DeviceSource* src = nullptr;
+  const T* src_value = nullptr;
+  int nsrc = 0;
+  const DeviceTap* taps = nullptr;
+  int ntaps = 0;
+  T* tap_value = nullptr;
+};
+
+template <class T>
+__global__ void __launch_bounds__(kThreads, 1)
+    brick_onchip_kernel(T* cur, T* prev, int steps, FieldLayout L, T w, BrickGrid g, BrickIo<T> io, T* mail,
+                        int* flags) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* A = reinterpret_cast<T*>(smem_raw);  // u^n, with the face halos
+  T* B = A + g.cells;                     // u^{n-1}, then u^{n+1}
+  int* src_list = reinterpret_cast<int*>(B + g.cells);  // (source, cell, on the shell), source order
+  int* tap_list = src_list + 3 * kListedSources;        // (tap, cell) pairs
+  // Listed sources and taps (-1: too many), whether any source lies on the shell, inside.
+  int* counts = tap_list + 2 * kListedTaps;
+  const int r = blockIdx.x, t = threadIdx.x;
+  const int bricks = g.blocks();
+  const int cx = r % g.px, cy = (r / g.px) % g.py, cz = r / (g.px * g.py);
+  const int x0 = cx * g.sx, y0 = cy * g.sy, z0 = cz * g.sz;
+  const int bx = min(g.sx, L.nx - x0), by = min(g.sy, L.ny - y0), bz = min(g.sz, L.nz - z0);
+  int nb[6];
+  nb[0] = cx > 0 ? r - 1 : -1;
+  nb[1] = cx + 1 < g.px ? r + 1 : -1;
+  nb[2] = cy > 0 ? r - g.px : -1;
+  nb[3] = cy + 1 < g.py ? r + g.px : -1;
+  nb[4] = cz > 0 ? r - g.px * g.py : -1;
+  nb[5] = cz + 1 < g.pz ? r + g.px * g.py : -1;
+
+  // Both fields zeroed (a halo on a wall of the grid stays 0, the fixed wall), then u^n
+  // with its face halos and u^{n-1} without (the 7-point update reads no edge or corner).
+  for (int c = t; c < 2 * g.cells; c += kThreads) A[c] = T(0);
+  if (t == 0) {
+    int n = 0, on_shell = 0, inside = 0;
+    for (int e = 0; e < io.nsrc; ++e) {
+      const FieldLayout::Point q = L.point(io.src[e].index);
+      const int x = q.i - x0, y = q.j - y0, z = q.k - z0;
+      if (x < 0 || x >= bx || y < 0 || y >= by || z < 0 || z >= bz) continue;
+      const bool shell_node = x == 0 || x == bx - 1 || y == 0 || y == by - 1 || z == 0 || z == bz - 1;
+      (shell_node ? on_shell : inside) = 1;
+      if (n >= 0 && n < kListedSources) {
+        src_list[3 * n] = e;
+        src_list[3 * n + 1] = cell(g, x, y, z);
+        src_list[3 * n + 2] = shell_node;
+        ++n;
+      } else {
+        n = -1;
+      }
+    }
+    counts[0] = n;
+    counts[2] = on_shell;
+    counts[3] = inside;
+    int m = 0;
+    for (int e = 0; e < io.ntaps && m >= 0; ++e) {
+      const FieldLayout::Point q = L.point(io.taps[e].index);
+      if (q.i < x0 || q.i >= x0 + bx || q.j < y0 || q.j >= y0 + by || q.k < z0 || q.k >= z0 + bz) continue;
+      if (m == kListedTaps) {
+        m = -1;
+        break;
+      }
+      tap_list[2 * m] = e;
+      tap_list[2 * m + 1] = cell(g, q.i - x0, q.j - y0, q.k - z0);
+      ++m;
+    }
+    counts[1] = m;
+  }
+  __syncthreads();
+  const int hx = bx + 2, hy = by + 2, hz = bz + 2;
+  for (int c = t; c < hx * hy * hz; c += kThreads) {
+    const int x = c % hx - 1, y = (c / hx) % hy - 1, z = c / (hx * hy) - 1;
+    const int inside = (x >= 0 && x < bx) + (y >= 0 && y < by) + (z >= 0 && z < bz);
+    if (inside < 2) continue;
+    const int64_t q = L.index(x0 + x, y0 + y, z0 + z);
+    A[cell(g, x, y, z)] = cur[q];  // the grid's halo holds 0 at the walls
+    if (inside == 3) B[cell(g, x, y, z)] = prev[q];
+  }
+
+  // This thread's shell points: the planes z = 0 and bz - 1, then the perimeter of the
+  // planes between.
+  const int per = 2 * bx + 2 * (by - 2);
+  const int nshell = 2 * bx * by + per * (bz - 2);
+  int shell[kShellPerThread];
+#pragma unroll
+  for (int i = 0; i < kShellPerThread; ++i) {
+    const int e = t + i * kThreads;
+    shell[i] = -1;
+    if (e < nshell) {
+      int x, y, z;
+      if (e < 2 * bx * by) {
+        const int q = e % (bx * by);
+        x = q % bx, y = q / bx, z = e < bx * by ? 0 : bz - 1;
+      } else {
+        const int d = e - 2 * bx * by, c = d % per;
+        z = 1 + d / per;
+        if (c < bx) x = c, y = 0;
+        else if (c < 2 * bx) x = c - bx, y = by - 1;
+        else x = ((c - 2 * bx) & 1) ? bx - 1 : 0, y = 1 + ((c - 2 * bx) >> 1);
+      }
+      shell[i] = cell(g, x, y, z);
+    }
+  }
+  // Its inner column (z = 1 .. bz - 2), the rows padded to whole warps.
+  const int rw = padded_row(bx);
+  int col[kColsPerThread];
+#pragma unroll
+  for (int i = 0; i < kColsPerThread; ++i) {
+    const int c = t + i * kThreads;
+    const int xi = c % rw, yi = c / rw;
+    col[i] = yi < by - 2 && xi < bx - 2 ? cell(g, 1 + xi, 1 + yi, 1) : -1;
+  }
+  // Its face elements: this brick's into its mailbox, the neighbours' into its halo.
+  const int slot = g.face_max;
+  int fsize[6], nface = 0;
+  for (int f = 0; f < 6; ++f) {
+    int na, nbb;
+    face_dims(f, bx, by, bz, na, nbb);
+    fsize[f] = nb[f] >= 0 ? na * nbb : 0;
+    nface += fsize[f];
+  }
+  int out_cell[kFacePerThread], out_mail[kFacePerThread], in_cell[kFacePerThread], in_mail[kFacePerThread];
+#pragma unroll
+  for (int i = 0; i < kFacePerThread; ++i) {
+    const int e = t + i * kThreads;
+    out_cell[i] = out_mail[i] = in_cell[i] = in_mail[i] = -1;
+    if (e < nface) {
+      int f = 0, base = 0;
+      while (e >= base + fsize[f]) base += fsize[f++];
+      const int d = e - base;
+      int na, nbb;
+      face_dims(f, bx, by, bz, na, nbb);
+      const int n_axis = f < 2 ? bx : f < 4 ? by : bz;
+      out_cell[i] = face_cell(g, f, d % na, d / na, (f & 1) ? n_axis - 1 : 0);
+      out_mail[i] = (r * 6 + f) * slot + d;
+      // The neighbour across face f publishes its opposite face, f ^ 1.
+      in_cell[i] = face_cell(g, f, d % na, d / na, (f & 1) ? n_axis : -1);
+      in_mail[i] = (nb[f] * 6 + (f ^ 1)) * slot + d;
+    }
+  }
+  __syncthreads();
+  const int nsrc_listed = counts[0], ntap_listed = counts[1];
+  const bool shell_sources = counts[2] != 0, inner_sources = counts[3] != 0;  // the same in every thread
+  const size_t half = (size_t)bricks * 6 * slot;
+
+  // The block's sources on the shell (on_shell) or inside, added by one thread in source
+  // order (the order the other kernels add two sources of one node in).
+  auto add_sources = [&](int s, bool on_shell) {
+    if (t != 0) return;
+    const T* v = io.src_value + (size_t)s * io.nsrc;
+    if (nsrc_listed >= 0) {
+      for (int n = 0; n < nsrc_listed; ++n)
+        if ((src_list[3 * n + 2] != 0) == on_shell) B[src_list[3 * n + 1]] += v[src_list[3 * n]];
+      return;
+    }
+    for (int e = 0; e < io.nsrc; ++e) {
+      const FieldLayout::Point q = L.point(io.src[e].index);
+      const int x = q.i - x0, y = q.j - y0, z = q.k - z0;
+      if (x < 0 || x >= bx || y < 0 || y >= by || z < 0 || z >= bz) continue;
+      const bool shell_node = x == 0 || x == bx - 1 || y == 0 || y == by - 1 || z == 0 || z == bz - 1;
+      if (shell_node == on_shell) B[cell(g, x, y, z)] += v[e];
+    }
+  };
+
+  for (int s = 0; s < steps; ++s) {
+#pragma unroll
+    for (int i = 0; i < kShellPerThread; ++i) {
+      const int o = shell[i];
+      if (o >= 0)
+        B[o] = ex::seven_point_update(A[o], B[o], A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], A[o - g.PS],
+                                      A[o + g.PS], w);
+    }
+    __syncthreads();
+    if (shell_sources) {  // before the shell is published
+      add_sources(s, true);
+      __syncthreads();
+    }
+    T* out = mail + (size_t)((s + 1) & 1) * half;
+#pragma unroll
+    for (int i = 0; i < kFacePerThread; ++i)
+      if (out_cell[i] >= 0) __stcg(out + out_mail[i], B[out_cell[i]]);
+    __syncthreads();
+    if (t == 0) {
+      __threadfence();
+      store_release(flags + r, s + 1);
+    }
+#pragma unroll
+    for (int i = 0; i < kColsPerThread; ++i) {
+      int o = col[i];
+      if (o < 0) continue;
+      T below = A[o - g.PS], u = A[o];
+      for (int z = 1; z < bz - 1; ++z) {
+        const T above = A[o + g.PS];
+        B[o] = ex::seven_point_update(u, B[o], A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], below, above, w);
+        below = u;
+        u = above;
+        o += g.PS;
+      }
+    }
+    if (inner_sources) {
+      __syncthreads();
+      add_sources(s, false);
+    }
+    if (t < 6 && nb[t] >= 0)
+      while (load_acquire(flags + nb[t]) < s + 1) {
+      }
+    __syncthreads();
+    // The neighbours' faces of u^{n+1}, every load issued before any store.
+    T v[kFacePerThread];
+#pragma unroll
+    for (int i = 0; i < kFacePerThread; ++i)
+      if (in_mail[i] >= 0) v[i] = __ldcg(out + in_mail[i]);
+#pragma unroll
+    for (int i = 0; i < kFacePerThread; ++i)
+      if (in_mail[i] >= 0) B[in_cell[i]] = v[i];
+    // The taps' values of u^{n+1} (after the sources), for the sums after the run.
+    if (io.ntaps > 0) {
+      T* tv = io.tap_value + (size_t)s * io.ntaps;
+      if (ntap_listed >= 0) {
+        for (int n = t; n < ntap_listed; n += kThreads) tv[tap_list[2 * n]] = B[tap_list[2 * n + 1]];
+      } else {
+        for (int e = t; e < io.ntaps; e += kThreads) {
+          const FieldLayout::Point q = L.point(io.taps[e].index);
+          if (q.i >= x0 && q.i < x0 + bx && q.j >= y0 && q.j < y0 + by && q.k >= z0 && q.k < z0 + bz)
+            tv[e] = B[cell(g, q.i - x0, q.j - y0, q.k - z0)];
+        }
+      }
+    }
+    __syncthreads();
+    T* tmp = A;
+    A = B;
+    B = tmp;
+  }
+  // A = u^{n+steps}, B = u^{n+steps-1}, back where the two-grid scheme leaves them: each
+  // step writes u^{n+1} over u^{n-1}, so after an odd run the newest field is in `prev`.
+  T* newest = (steps & 1) ? prev : cur;
+  T* older = (steps & 1) ? cur : prev;
+  for (int c = t; c < bx * by * bz; c += kThreads) {
+    const int x = c % bx, y = (c / bx) % by, z = c / (bx * by);
+    const int64_t q = L.index(x0 + x, y0 + y, z0 + z);
+    newest[q] = A[cell(g, x, y, z)];
+    older[q] = B[cell(g, x, y, z)];
+  }
+}
+
+// Receiver q's sample of step s of the run into slot slot0 + s: its taps' values summed in
+// tap order in double, as receiver_sample (step_io.hpp) sums them from the field.
+template <class T>
+__global__ void brick_tap_sums_kernel(const T* tap_value, int run, int ntaps, const DeviceTap* taps,
+                                      const int* tap_start, int nrec, T* rec_buf, long long slot0,
+                                      const StepCounter* counter) {
+  const long long slot = (counter ? counter->slot : 0) + slot0;
+  for (int x = blockIdx.x * blockDim.x + threadIdx.x; x < run * nrec; x += blockDim.x * gridDim.x) {
+    const int s = x / nrec, q = x % nrec;
+    const T* u = tap_value + (size_t)s * ntaps;
+    double v = 0.0;
+    for (int e = tap_start[q]; e < tap_start[q + 1]; ++e) v += taps[e].weight * (double)u[e];
+    rec_buf[(slot + s) * nrec + q] = T(v);
+  }
+}
+
+// Flags, both parities of every brick's faces and a run's tap values, in the caller's
+// scratch fields when they hold them, else allocated on the stream for the launch.
+constexpr int kScratchFields = 2;  // KernelVariant::multi_scratch_fields
+
+template <class T>
+class BrickScratch {
+ public:
+  BrickScratch(const MultiStepArgs<T>& a, const BrickGrid& g, int ntaps, cudaStream_t stream) : stream_(stream) {
+    const size_t flag_bytes = ((size_t)g.blocks() * sizeof(int) + 255) / 256 * 256;
+    const size_t mail_bytes = (2 * (size_t)g.blocks() * 6 * g.face_max * sizeof(T) + 255) / 256 * 256;
+    const size_t tap_bytes = (size_t)kTapRunSteps * ntaps * sizeof(T);
+    const size_t need = flag_bytes + mail_bytes + tap_bytes;
+    void* base = a.scratch;
+    if (!base || need > kScratchFields * (size_t)a.layout.total * sizeof(T)) {
+      CUDA_CHECK(cudaMallocAsync(&own_, need, stream));
+      base = own_;
+    }
+    unsigned char* b = reinterpret_cast<unsigned char*>(base);
+    flags = reinterpret_cast<int*>(b);
+    mail = reinterpret_cast<T*>(b + flag_bytes);
+    tap_value = reinterpret_cast<T*>(b + flag_bytes + mail_bytes);
+  }
+  ~BrickScratch() {
+    if (own_) (void)cudaFreeAsync(own_, stream_);  // a destructor does not throw; the stream reports later errors
+  }
+  BrickScratch(const BrickScratch&) = delete;
+  BrickScratch& operator=(const BrickScratch&) = delete;
+
+  int* flags = nullptr;
+  T* mail = nullptr;
+  T* tap_value = nullptr;
+
+ private:
+  cudaStream_t stream_;
+  void* own_ = nullptr;
+};
+
+std::string block_error_brick(const Stencil&, Precision, const BlockShape& b) {
+  if (b.x != 32 || b.y != 32 || b.z != 1)
+    return "block " + std::to_string(b.x) + "x" + std::to_string(b.y) + "x" + std::to_string(b.z) +
+           " is not allowed: brick_onchip runs blocks of 32x32x1 (1024 threads; the bricks, not the block, shape "
+           "its work)";
+  return "";
+}
+
+std::string grid_error_brick(int nx, int ny, int nz, Precision p) {
+  try {
+    const DeviceFacts dev = onchip::device_facts();
+    FieldLayout L;
+    L.nx = nx, L.ny = ny, L.nz = nz;
+    if (p == Precision::Float) (void)brick_layout<float>(L, dev);
+    else (void)brick_layout<double>(L, dev);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::mutex fits_mutex;
+std::map<std::tuple<int, const void*, size_t>, int> fits_cache;  // (device, kernel, smem): blocks per SM
+
+template <class T>
+int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  if (a.steps <= 0) return 0;
+  const std::string why = block_error_brick(*a.stencil, precision_of<T>(), o.block);
+  if (!why.empty()) throw std::invalid_argument("kernel 'brick_onchip': " + why);
+  const DeviceFacts dev = onchip::device_facts();
+  const BrickGrid g = brick_layout<T>(a.layout, dev);
+  const T w = seven_point_coeffs(StepArgs<T>{a.prev, a.cur, a.layout, a.stencil, a.lambda2}).neighbour;
+  if (a.io && (a.io->bnd_count > 0 || a.io->solid_count > 0))
+    throw std::invalid_argument("kernel 'brick_onchip': it runs fixed walls only; a room with boundary or solid "
+                                "nodes is stepped singly (KernelVariant::MultiWalls::None)");
+  TiledStepData<T> io;
+  if (a.io) io = *a.io;
+  const bool values = io.nsrc > 0;
+  if (values && (!io.src_value || io.src_value_steps <= 0))
+    throw std::invalid_argument("kernel 'brick_onchip': the step data has no room for the sources' values");
+  const int ntaps = io.nrec > 0 ? io.ntaps : 0;
+  if (io.nrec > 0 && ntaps <= 0)
+    throw std::invalid_argument("kernel 'brick_onchip': the step data's receivers do not say how many taps they have");
+  const void* kernel = (const void*)brick_onchip_kernel<T>;
+  const size_t smem = brick_smem_bytes<T>(g);
+  {
+    int devno = 0;
+    CUDA_CHECK(cudaGetDevice(&devno));
+    std::lock_guard<std::mutex> lock(fits_mutex);
+    const auto key = std::make_tuple(devno, kernel, smem);
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    auto it = fits_cache.find(key);
+    if (it == fits_cache.end()) {
+      int per_sm = 0;
+      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem));
+      it = fits_cache.emplace(key, per_sm).first;
+    }
+    if ((long long)it->second * dev.sms < g.blocks())
+      throw std::invalid_argument("kernel 'brick_onchip': this device cannot keep " + std::to_string(g.blocks()) +
+                                  " blocks of " + std::to_string(kThreads) + " threads and " +
+                                  std::to_string(smem >> 10) + " KiB of shared memory resident at once");
+  }
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeCooperative;
+  attr[0].val.cooperative = 1;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3((unsigned)g.blocks());
+  cfg.blockDim = dim3((unsigned)kThreads);
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  const BrickScratch<T> parts(a, g, ntaps, stream);
+  // Runs of at most kTapRunSteps steps when receivers record (the scratch holds a run's
+  // tap values), each as long as the sources' values allow.
+  int launches = 0;
+  for (int s0 = 0; s0 < a.steps; s0 += kTapRunSteps) {
+    MultiStepArgs<T> part = a;
+    part.steps = std::min(kTapRunSteps, a.steps - s0);
+    if (s0 % 2) std::swap(part.cur, part.prev);  // kTapRunSteps is even: never
+    TiledStepData<T> d = io;
+    d.step0 = io.step0 + s0;
+    d.slot0 = io.slot0 + s0;
+    launches += onchip::launch_source_runs(part, d, values, stream, [&](const TiledStepData<T>& rd, T* c, T* p,
+                                                                        int run) {
+      CUDA_CHECK(cudaMemsetAsync(parts.flags, 0, (size_t)g.blocks() * sizeof(int), stream));
+      BrickIo<T> bio;
+      bio.src = rd.src;
+      bio.src_value = rd.src_value;
+      bio.nsrc = values ? rd.nsrc : 0;
+      bio.taps = rd.taps;
+      bio.ntaps = ntaps;
+      bio.tap_value = parts.tap_value;
+      CUDA_CHECK(cudaLaunchKernelEx(&cfg, brick_onchip_kernel<T>, c, p, run, a.layout, w, g, bio, parts.mail,
+                                    parts.flags));
+      if (ntaps > 0) {
+        const int n = run * rd.nrec;
+        brick_tap_sums_kernel<T><<<std::min((n + 255) / 256, 1024), 256, 0, stream>>>(
+            parts.tap_value, run, ntaps, rd.taps, rd.tap_start, rd.nrec, rd.rec_buf, rd.slot0, rd.counter);
+        CUDA_CHECK_LAUNCH();
+      }
+    });
+  }
+  return launches;
+}
+
+}  // namespace
+
+void register_brick_onchip_kernels(KernelRegistry& r) {
+  KernelVariant v;
+  v.id = "brick_onchip";
+  v.name = "persistent, the grid in bricks in the shared memory of every SM, brick faces through L2";
+  v.family = "ours";
+  v.stencils = "7pt";
+  v.supports = supports_seven_point;
+  v.default_block = {32, 32, 1};
+  v.block_error = block_error_brick;
+  v.grid_error = grid_error_brick;
+  v.block_uses_z = false;
+  v.has_readonly_toggle = false;
+  v.graph_capturable = false;  // it replaces the step graph: a launch is already many steps
+  v.launch_float = one_step_through_multi<float, launch_multi<float>>;
+  v.launch_double = one_step_through_multi<double, launch_multi<double>>;
+  v.multi_float = launch_multi<float>;
+  v.multi_double = launch_multi<double>;
+  v.multi_scratch_fields = kScratchFields;
+  v.multi_walls = KernelVariant::MultiWalls::None;
+  v.multi_uses_tiles = false;
+  r.add(v);
+}
+
+}  // namespace ws

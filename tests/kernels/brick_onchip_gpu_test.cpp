@@ -1,0 +1,158 @@
+// brick_onchip: the grid in 3-D bricks, one per SM, their faces exchanged through L2 every
+// step. Against the solver's per-step path with the default 7-point kernel, bit for bit,
+// from random fields: on the multi-step cases' room (fixed walls, sources on walls and
+// inside, receivers; 120 bricks of 10 x 6 x 4 on a 132-SM GPU), on an odd grid whose
+// receivers' taps straddle bricks, with rooms it steps singly (walls, an obstacle), and
+// the launches it refuses, by name.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "boundary/boundary_plan.hpp"
+#include "common/gpu.hpp"
+#include "common/random_field.hpp"
+#include "cuda/cuda_solver.hpp"
+#include "kernels/multi_step_cases.hpp"
+
+namespace ws {
+namespace {
+
+const std::vector<BlockShape> kBrickBlock = {{32, 32, 1}};
+
+// Fixed walls, sources (a sampled signal) and receivers: the same bits as the step path
+// (compare's last argument asserts them).
+TEST(BrickOnchip, MatchesTheStepPathBitForBitFloat) {
+  multi_step::compare(Precision::Float, 1e-5, "brick_onchip", multi_step::Room::Fixed, kBrickBlock, "7pt", true, 0,
+                      true);
+}
+TEST(BrickOnchip, MatchesTheStepPathBitForBitDouble) {
+  multi_step::compare(Precision::Double, 1e-12, "brick_onchip", multi_step::Room::Fixed, kBrickBlock, "7pt", true, 0,
+                      true);
+}
+// Walls with boundary nodes, and an obstacle: the solver steps it singly (a bare step of
+// the bricks, then the boundary-node kernels).
+TEST(BrickOnchip, WithWallsRunsStepByStepAndMatches) {
+  multi_step::compare(Precision::Float, 1e-5, "brick_onchip", multi_step::Room::Walls, kBrickBlock);
+}
+TEST(BrickOnchip, WithAnObstacleRunsStepByStepAndMatches) {
+  multi_step::compare(Precision::Float, 1e-5, "brick_onchip", multi_step::Room::WallsAndObstacle, kBrickBlock);
+}
+
+struct OddRun {
+  std::vector<double> cur, prev;
+  std::vector<std::vector<double>> rec;
+};
+
+// 61 x 47 x 53 points from random fields (bricks of uneven sizes, the last of each axis
+// smaller), analytic sources in a corner, on a face and inside, trilinear receivers at
+// several places (some straddle bricks whatever the cut), in advances of odd lengths.
+OddRun run_odd(Precision p, const std::string& kernel) {
+  const Stencil st = make_stencil("7pt");
+  auto s = make_cuda_solver(p, st, 61, 47, 53, st.courant_max, multi_step::kDt, kernel);
+  SourceSignal g;
+  g.kind = SignalKind::Gaussian;
+  g.width_s = 3 * multi_step::kDt;
+  g.delay_s = 8 * multi_step::kDt;
+  s->set_sources({{{0, 0, 0}, g, 1.0, Injection::Value, nullptr},
+                  {{30, 46, 20}, g, 0.5, Injection::Difference, nullptr},
+                  {{31, 23, 26}, g, 0.8, Injection::Value, nullptr},
+                  {{32, 23, 26}, g, 0.3, Injection::Value, nullptr}});
+  std::vector<ReceiverTaps> rec;
+  for (int q = 0; q < 6; ++q) {
+    ReceiverTaps t;
+    const int i0 = 5 + 9 * q, j0 = 3 + 7 * q, k0 = 2 + 8 * q;
+    for (int c = 0; c < 8; ++c) t.push_back({{i0 + (c & 1), j0 + ((c >> 1) & 1), k0 + (c >> 2)}, 0.1 + 0.02 * c});
+    rec.push_back(t);
+  }
+  rec.push_back({{{60, 46, 52}, 1.0}});
+  s->set_receiver_taps(rec);
+  s->write_state(testing::random_field(s->layout(), 81), testing::random_field(s->layout(), 82), 0);
+  OddRun r;
+  r.rec.assign(rec.size(), {});
+  for (int n : {1, 6, 301, 2}) {
+    s->advance(n);
+    auto got = s->take_receiver_samples();
+    for (size_t q = 0; q < rec.size(); ++q) r.rec[q].insert(r.rec[q].end(), got[q].begin(), got[q].end());
+  }
+  s->read_state(r.cur, r.prev);
+  return r;
+}
+
+TEST(BrickOnchip, OddGridWithStraddlingReceiversMatchesBitForBit) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  for (Precision p : {Precision::Float, Precision::Double}) {
+    const OddRun ref = run_odd(p, default_kernel_for(st, p));
+    const OddRun got = run_odd(p, "brick_onchip");
+    long long field_bits = 0, rec_bits = 0;
+    double peak = 0;
+    ASSERT_EQ(got.cur.size(), ref.cur.size());
+    for (size_t q = 0; q < ref.cur.size(); ++q) {
+      field_bits += (got.cur[q] != ref.cur[q]) + (got.prev[q] != ref.prev[q]);
+      peak = std::max(peak, std::abs(ref.cur[q]));
+    }
+    for (size_t q = 0; q < ref.rec.size(); ++q) {
+      ASSERT_EQ(got.rec[q].size(), ref.rec[q].size()) << "receiver " << q;
+      for (size_t n = 0; n < ref.rec[q].size(); ++n) rec_bits += got.rec[q][n] != ref.rec[q][n];
+    }
+    std::printf("[ multi-step ] brick_onchip %s, 61x47x53: %lld field values and %lld receiver samples differ in bits\n",
+                to_string(p), field_bits, rec_bits);
+    EXPECT_GT(peak, 0.0);
+    EXPECT_EQ(field_bits, 0) << to_string(p);
+    EXPECT_EQ(rec_bits, 0) << to_string(p);
+  }
+}
+
+// A few steps on a small grid (45 bricks of at most 4 x 5 x 4) with sources and receivers:
+// what compute-sanitizer's tools run, short enough for them.
+TEST(BrickOnchipSmall, FourStepsMatchTheStepPathBitForBit) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  std::vector<double> out[2], prev[2], rec[2];
+  for (int which = 0; which < 2; ++which) {
+    auto s = make_cuda_solver(Precision::Float, st, 19, 13, 11, st.courant_max, multi_step::kDt,
+                              which == 0 ? default_kernel_for(st, Precision::Float) : std::string("brick_onchip"));
+    SourceSignal g;
+    g.kind = SignalKind::Gaussian;
+    g.width_s = 2 * multi_step::kDt;
+    s->set_sources({{{9, 6, 5}, g, 1.0, Injection::Value, nullptr}, {{18, 6, 5}, g, 0.5, Injection::Value, nullptr}});
+    s->set_receiver_taps({{{{3, 4, 5}, 1.0}}, {{{3, 4, 3}, 0.5}, {{4, 4, 3}, 0.25}, {{4, 5, 4}, 0.25}}});
+    s->write_state(testing::random_field(s->layout(), 5), testing::random_field(s->layout(), 6), 0);
+    s->advance(4);
+    s->read_state(out[which], prev[which]);
+    for (const auto& q : s->take_receiver_samples()) rec[which].insert(rec[which].end(), q.begin(), q.end());
+  }
+  EXPECT_TRUE(out[1] == out[0]) << "u^n differs";
+  EXPECT_TRUE(prev[1] == prev[0]) << "u^{n-1} differs";
+  EXPECT_EQ(rec[1].size(), 8u);
+  EXPECT_TRUE(rec[1] == rec[0]) << "the receivers differ";
+}
+
+// A block other than 32x32x1 is refused naming the one allowed, and the running kernel
+// stays; a grid past the bricks' room is refused naming its size.
+TEST(BrickOnchip, RefusesOtherBlocksAndGridsItCannotHold) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  auto s = make_cuda_solver(Precision::Float, st, 40, 30, 20, st.courant_max, multi_step::kDt, "brick_onchip");
+  try {
+    s->set_kernel("brick_onchip", LaunchOptions{{16, 8, 1}, true});
+    FAIL() << "16x8 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("32x32x1"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(s->kernel().id, "brick_onchip");
+  try {
+    auto big = make_cuda_solver(Precision::Float, st, 300, 300, 300, st.courant_max, multi_step::kDt, "brick_onchip");
+    big->advance(1);
+    FAIL() << "300^3 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("300x300x300"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ws
