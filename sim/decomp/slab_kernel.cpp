@@ -7,7 +7,7 @@
 namespace ws {
 
 bool kernel_reads_halo(const std::string& id) {
-  return id != "ztma_leggy" && id != "cluster_onchip" && id != "spread_onchip";
+  return id != "ztma_leggy" && id != "cluster_onchip" && id != "spread_onchip" && id != "brick_onchip";
 }
 
 bool kernel_sums_follow_z_chunks(const std::string& id) { return id == "zsweep_box" || id == "compact_tiled"; }
@@ -20,7 +20,7 @@ std::string slab_kernel(const Stencil& st, Precision p, const std::string& reque
     std::string others;
     for (const auto* v : supporting)
       if (usable(v->id)) others += (others.empty() ? "" : ", ") + v->id;
-    const std::string why = requested == "cluster_onchip" || requested == "spread_onchip"
+    const std::string why = requested == "cluster_onchip" || requested == "spread_onchip" || requested == "brick_onchip"
                                 ? "it holds the whole grid in shared memory with a zero halo, not "
                                   "the neighbouring slab's planes"
                             : !kernel_reads_halo(requested)

@@ -132,6 +132,22 @@ TEST(SlabAutotune, CandidatesAreTheWholeStepKernelsThenTheSlabsDefault) {
   for (const auto& c : box) EXPECT_TRUE(kernel_reads_halo(c.kernel) && !kernel_sums_follow_z_chunks(c.kernel));
 }
 
+// The kernels that hold the whole grid on chip with a zero halo cannot run a slab, whose
+// halo planes are the neighbouring slab's: asked for by name they are refused, saying why.
+TEST(SlabAutotune, OnChipKernelsAreRefusedOnSlabs) {
+  for (const char* id : {"cluster_onchip", "spread_onchip", "brick_onchip"}) {
+    EXPECT_FALSE(kernel_reads_halo(id)) << id;
+    try {
+      (void)slab_kernel(make_stencil("7pt"), Precision::Float, id);
+      ADD_FAILURE() << id << " was accepted on slabs";
+    } catch (const std::invalid_argument& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find(std::string("kernel '") + id + "' cannot run on slabs"), std::string::npos) << m;
+      EXPECT_NE(m.find("whole grid in shared memory"), std::string::npos) << m;
+    }
+  }
+}
+
 TEST(SlabAutotune, TimesADecomposedStepOnCpuSlabs) {
   const Stencil st = make_stencil("7pt");
   const SlabBuild build = [&](const DecompOptions& o) {
