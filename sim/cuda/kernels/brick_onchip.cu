@@ -51,8 +51,17 @@ using onchip::DeviceFacts;
 
 constexpr int kThreads = 1024;
 // Per thread, in registers: shell points, inner columns and face elements, so a brick has
-// at most kThreads times as many of each.
-constexpr int kShellPerThread = 4, kColsPerThread = 1, kFacePerThread = 4;
+// at most kThreads times as many of each (a face element is two registers: its cell and
+// mailbox offset with its face in the top bits; the halo's cell and the neighbour's
+// offset differ from them by the face's constant steps). Two forms: the small one (4, 1,
+// 4) needs no spilling; the large one (6, 2, 6) holds bricks of up to about 2.9 M points
+// in float in all and spills a few of its indices, so it runs only where the small one
+// cannot.
+struct Reach {
+  int shell, cols, faces;
+};
+constexpr Reach kSmall{4, 1, 4}, kLarge{6, 2, 6};
+constexpr int kFaceShift = 28;  // face f in bits 28-30 of a mailbox offset
 // The sources and receiver taps a block keeps listed in shared memory; past these it reads
 // the step data's lists every step (correct, slower).
 constexpr int kListedSources = 32, kListedTaps = 256;
@@ -68,6 +77,7 @@ struct BrickGrid {
   int sx = 0, sy = 0, sz = 0;
   int PX = 0, PS = 0, cells = 0;
   int face_max = 0;  // elements of a mailbox's face slot
+  bool large = false;  // the bricks need the kernel's large form (Reach)
   __host__ __device__ int blocks() const { return px * py * pz; }
 };
 
@@ -94,18 +104,17 @@ __device__ __forceinline__ int face_cell(const BrickGrid& g, int f, int a, int b
 
 template <class T>
 size_t brick_smem_bytes(const BrickGrid& g) {
-  return 2 * (size_t)g.cells * sizeof(T) + sizeof(int) * (3 * kListedSources + 2 * kListedTaps) + 4 * sizeof(int);
+  return 2 * (size_t)g.cells * sizeof(T) + sizeof(int) * (3 * kListedSources + 2 * kListedTaps) + 16 * sizeof(int);
 }
 
 // Whether a brick of bx x by x bz points fits a block's registers and shared memory.
 template <class T>
-bool brick_fits(int bx, int by, int bz, size_t smem_optin) {
+bool brick_fits(int bx, int by, int bz, size_t smem_optin, const Reach& reach) {
   if (bx < 3 || by < 3 || bz < 3) return false;
   const long long shell = 2LL * bx * by + (2LL * bx + 2LL * (by - 2)) * (bz - 2);
   const long long cols = (long long)padded_row(bx) * (by - 2);
   const long long faces = 2LL * ((long long)by * bz + (long long)bx * bz + (long long)bx * by);
-  if (shell > kShellPerThread * kThreads || cols > kColsPerThread * kThreads || faces > kFacePerThread * kThreads)
-    return false;
+  if (shell > reach.shell * kThreads || cols > reach.cols * kThreads || faces > reach.faces * kThreads) return false;
   BrickGrid g;
   g.PX = bx + 2;
   g.PS = g.PX * (by + 2);
@@ -115,35 +124,40 @@ bool brick_fits(int bx, int by, int bz, size_t smem_optin) {
 
 // The cut of the grid into at most one brick per SM that costs least: the brick's update
 // (its inner rows padded to warps) plus its faces' traffic, weighted as the H200 measured
-// them; throws std::invalid_argument naming the sizes when no cut fits.
+// them; within the small form's reach if any cut fits it, else the large form's
+// (BrickGrid::large); throws std::invalid_argument naming the sizes when no cut fits.
 template <class T>
 BrickGrid brick_layout(const FieldLayout& L, const DeviceFacts& dev) {
   BrickGrid best;
-  double best_cost = 1e300;
-  for (int px = 1; px <= dev.sms && px <= L.nx; ++px)
-    for (int py = 1; px * py <= dev.sms && py <= L.ny; ++py)
-      for (int pz = 1; px * py * pz <= dev.sms && pz <= L.nz; ++pz) {
-        const int sx = (L.nx + px - 1) / px, sy = (L.ny + py - 1) / py, sz = (L.nz + pz - 1) / pz;
-        // Every brick non-empty, and the last of each axis at least 3 points.
-        const int lx = L.nx - sx * (px - 1), ly = L.ny - sy * (py - 1), lz = L.nz - sz * (pz - 1);
-        if (lx < 3 || ly < 3 || lz < 3) continue;
-        if (!brick_fits<T>(sx, sy, sz, dev.smem_optin)) continue;
-        const double inner = (double)padded_row(sx) * (sy - 2) * (sz - 2);
-        const double shell = (double)sx * sy * sz - (double)(sx - 2) * (sy - 2) * (sz - 2);
-        const double faces = 2.0 * ((double)sx * sy + (double)sx * sz + (double)sy * sz);
-        const double cost = inner + 2.0 * shell + 2.0 * faces;
-        if (cost < best_cost) {
-          best_cost = cost;
-          best.px = px, best.py = py, best.pz = pz, best.sx = sx, best.sy = sy, best.sz = sz;
+  for (int form = 0; form < 2 && best.px == 0; ++form) {
+    const Reach& reach = form == 0 ? kSmall : kLarge;
+    double best_cost = 1e300;
+    for (int px = 1; px <= dev.sms && px <= L.nx; ++px)
+      for (int py = 1; px * py <= dev.sms && py <= L.ny; ++py)
+        for (int pz = 1; px * py * pz <= dev.sms && pz <= L.nz; ++pz) {
+          const int sx = (L.nx + px - 1) / px, sy = (L.ny + py - 1) / py, sz = (L.nz + pz - 1) / pz;
+          // Every brick non-empty, and the last of each axis at least 3 points.
+          const int lx = L.nx - sx * (px - 1), ly = L.ny - sy * (py - 1), lz = L.nz - sz * (pz - 1);
+          if (lx < 3 || ly < 3 || lz < 3) continue;
+          if (!brick_fits<T>(sx, sy, sz, dev.smem_optin, reach)) continue;
+          const double inner = (double)padded_row(sx) * (sy - 2) * (sz - 2);
+          const double shell = (double)sx * sy * sz - (double)(sx - 2) * (sy - 2) * (sz - 2);
+          const double faces = 2.0 * ((double)sx * sy + (double)sx * sz + (double)sy * sz);
+          const double cost = inner + 2.0 * shell + 2.0 * faces;
+          if (cost < best_cost) {
+            best_cost = cost;
+            best.px = px, best.py = py, best.pz = pz, best.sx = sx, best.sy = sy, best.sz = sz;
+            best.large = form == 1;
+          }
         }
-      }
+  }
   if (best.px == 0)
     throw std::invalid_argument(
         "kernel 'brick_onchip': the grid's " + std::to_string(L.nx) + "x" + std::to_string(L.ny) + "x" +
         std::to_string(L.nz) + " points in " + to_string(precision_of<T>()) + " do not fit in bricks of at least 3 " +
         "points a side, one on each of the device's " + std::to_string(dev.sms) + " SMs, within " +
         std::to_string(dev.smem_optin >> 10) + " KiB of shared memory and " + std::to_string(kThreads) +
-        " threads' registers a brick (about 2.7 M points in float, 1.3 M in double)");
+        " threads' registers a brick (about 2.9 M points in float, 1.3 M in double)");
   best.PX = best.sx + 2;
   best.PS = best.PX * (best.sy + 2);
   best.cells = best.PS * (best.sz + 2);
@@ -174,7 +188,7 @@ struct BrickIo {
   T* tap_value = nullptr;
 };
 
-template <class T>
+template <class T, int kShellPerThread, int kColsPerThread, int kFacePerThread>
 __global__ void __launch_bounds__(kThreads, 1)
     brick_onchip_kernel(T* cur, T* prev, int steps, FieldLayout L, T w, BrickGrid g, BrickIo<T> io, T* mail,
                         int* flags) {
@@ -185,6 +199,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   int* tap_list = src_list + 3 * kListedSources;        // (tap, cell) pairs
   // Listed sources and taps (-1: too many), whether any source lies on the shell, inside.
   int* counts = tap_list + 2 * kListedTaps;
+  // Per face, from an element of this brick's face to the halo cell it fills and from its
+  // offset in this brick's mailbox to the neighbour's matching one.
+  int* halo_step = counts + 4;
+  int* mail_step = halo_step + 6;
   const int r = blockIdx.x, t = threadIdx.x;
   const int bricks = g.blocks();
   const int cx = r % g.px, cy = (r / g.px) % g.py, cz = r / (g.px * g.py);
@@ -288,11 +306,15 @@ __global__ void __launch_bounds__(kThreads, 1)
     fsize[f] = nb[f] >= 0 ? na * nbb : 0;
     nface += fsize[f];
   }
-  int out_cell[kFacePerThread], out_mail[kFacePerThread], in_cell[kFacePerThread], in_mail[kFacePerThread];
+  if (t < 6) {
+    halo_step[t] = t == 0 ? -1 : t == 1 ? 1 : t == 2 ? -g.PX : t == 3 ? g.PX : t == 4 ? -g.PS : g.PS;
+    mail_step[t] = nb[t] >= 0 ? ((nb[t] - r) * 6 + ((t ^ 1) - t)) * slot : 0;
+  }
+  int out_cell[kFacePerThread], out_mail[kFacePerThread];
 #pragma unroll
   for (int i = 0; i < kFacePerThread; ++i) {
     const int e = t + i * kThreads;
-    out_cell[i] = out_mail[i] = in_cell[i] = in_mail[i] = -1;
+    out_cell[i] = out_mail[i] = -1;
     if (e < nface) {
       int f = 0, base = 0;
       while (e >= base + fsize[f]) base += fsize[f++];
@@ -301,10 +323,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       face_dims(f, bx, by, bz, na, nbb);
       const int n_axis = f < 2 ? bx : f < 4 ? by : bz;
       out_cell[i] = face_cell(g, f, d % na, d / na, (f & 1) ? n_axis - 1 : 0);
-      out_mail[i] = (r * 6 + f) * slot + d;
-      // The neighbour across face f publishes its opposite face, f ^ 1.
-      in_cell[i] = face_cell(g, f, d % na, d / na, (f & 1) ? n_axis : -1);
-      in_mail[i] = (nb[f] * 6 + (f ^ 1)) * slot + d;
+      out_mail[i] = ((r * 6 + f) * slot + d) | (f << kFaceShift);
     }
   }
   __syncthreads();
@@ -347,7 +366,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     T* out = mail + (size_t)((s + 1) & 1) * half;
 #pragma unroll
     for (int i = 0; i < kFacePerThread; ++i)
-      if (out_cell[i] >= 0) __stcg(out + out_mail[i], B[out_cell[i]]);
+      if (out_cell[i] >= 0) __stcg(out + (out_mail[i] & ((1 << kFaceShift) - 1)), B[out_cell[i]]);
     __syncthreads();
     if (t == 0) {
       __threadfence();
@@ -375,13 +394,17 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
     __syncthreads();
     // The neighbours' faces of u^{n+1}, every load issued before any store.
+    // The neighbour across face f published its opposite face, f ^ 1.
     T v[kFacePerThread];
 #pragma unroll
     for (int i = 0; i < kFacePerThread; ++i)
-      if (in_mail[i] >= 0) v[i] = __ldcg(out + in_mail[i]);
+      if (out_cell[i] >= 0) {
+        const int f = out_mail[i] >> kFaceShift;
+        v[i] = __ldcg(out + (out_mail[i] & ((1 << kFaceShift) - 1)) + mail_step[f]);
+      }
 #pragma unroll
     for (int i = 0; i < kFacePerThread; ++i)
-      if (in_mail[i] >= 0) B[in_cell[i]] = v[i];
+      if (out_cell[i] >= 0) B[out_cell[i] + halo_step[out_mail[i] >> kFaceShift]] = v[i];
     // The taps' values of u^{n+1} (after the sources), for the sums after the run.
     if (io.ntaps > 0) {
       T* tv = io.tap_value + (size_t)s * io.ntaps;
@@ -496,6 +519,9 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   if (!why.empty()) throw std::invalid_argument("kernel 'brick_onchip': " + why);
   const DeviceFacts dev = onchip::device_facts();
   const BrickGrid g = brick_layout<T>(a.layout, dev);
+  if ((long long)g.blocks() * 6 * g.face_max >= (1LL << kFaceShift))
+    throw std::invalid_argument("kernel 'brick_onchip': " + std::to_string(g.blocks()) + " bricks' mailboxes of " +
+                                std::to_string(g.face_max) + " points a face pass its offsets' bits");
   const T w = seven_point_coeffs(StepArgs<T>{a.prev, a.cur, a.layout, a.stencil, a.lambda2}).neighbour;
   if (a.io && (a.io->bnd_count > 0 || a.io->solid_count > 0))
     throw std::invalid_argument("kernel 'brick_onchip': it runs fixed walls only; a room with boundary or solid "
@@ -508,7 +534,9 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   const int ntaps = io.nrec > 0 ? io.ntaps : 0;
   if (io.nrec > 0 && ntaps <= 0)
     throw std::invalid_argument("kernel 'brick_onchip': the step data's receivers do not say how many taps they have");
-  const void* kernel = (const void*)brick_onchip_kernel<T>;
+  const auto kernel_fn = g.large ? brick_onchip_kernel<T, kLarge.shell, kLarge.cols, kLarge.faces>
+                                 : brick_onchip_kernel<T, kSmall.shell, kSmall.cols, kSmall.faces>;
+  const void* kernel = (const void*)kernel_fn;
   const size_t smem = brick_smem_bytes<T>(g);
   {
     int devno = 0;
@@ -558,7 +586,7 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
       bio.taps = rd.taps;
       bio.ntaps = ntaps;
       bio.tap_value = parts.tap_value;
-      CUDA_CHECK(cudaLaunchKernelEx(&cfg, brick_onchip_kernel<T>, c, p, run, a.layout, w, g, bio, parts.mail,
+      CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel_fn, c, p, run, a.layout, w, g, bio, parts.mail,
                                     parts.flags));
       if (ntaps > 0) {
         const int n = run * rd.nrec;
