@@ -258,7 +258,9 @@ class CudaSolver final : public CudaWaveSolver {
     has_boundary_ = !p.empty();
     plan_host_ = p;
     using W = KernelVariant::MultiWalls;
-    plan_walls_ = box_wall_faces(p, layout_) >= 0 ? W::WholeFaces : plan_on_box_faces(p, layout_) ? W::BoxFaces : W::All;
+    plan_walls_ = box_wall_faces(p, layout_) >= 0 ? (box_wall_classes(p, layout_) ? W::ClassFaces : W::WholeFaces)
+                  : plan_on_box_faces(p, layout_) ? W::BoxFaces
+                                                  : W::All;
     tiled_.reset();
     solid_settle_steps_ = kSolidSettleSteps;  // the new solids may hold the field's values
   }

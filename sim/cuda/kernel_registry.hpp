@@ -109,8 +109,10 @@ struct KernelVariant {
   // walls as make_boundary_plan lays them out, box_wall_faces); the solver runs other
   // scenes a step at a time with launch_float/launch_double. From the widest to the
   // narrowest: a class runs the scenes of every class after it.
+  // ClassFaces: those whole faces when each face class's nodes share their coefficients
+  // (box_wall_classes: every boundary node updated from TiledStepData::class_table).
   // None: fixed walls only (no boundary or solid node), with sources and receivers.
-  enum class MultiWalls { All, BoxFaces, WholeFaces, None };
+  enum class MultiWalls { All, BoxFaces, WholeFaces, ClassFaces, None };
   MultiWalls multi_walls = MultiWalls::All;
   // Whether the multi-step launch reads the step data's grouping by tiles of its block
   // (TiledStepData's *_start arrays: persistent_l2, cluster_onchip). False for kernels that

@@ -10,6 +10,7 @@
 
 #include "core/value_bits.hpp"
 #include "cuda/cuda_solver.hpp"
+#include "cuda/tiled_step.hpp"
 
 namespace ws {
 
@@ -62,10 +63,22 @@ TuneProblem room_problem(const TuneProblem& grid, const RoomStep& step) {
   return p;
 }
 
-std::vector<TuneCandidate> room_candidates(const TuneChoice& bare, const Stencil& stencil, Precision precision) {
+KernelVariant::MultiWalls room_walls_class(const BoundaryPlan* plan, const FieldLayout& L) {
+  using W = KernelVariant::MultiWalls;
+  if (!plan || plan->empty()) return W::None;
+  if (box_wall_faces(*plan, L) >= 0) return box_wall_classes(*plan, L) ? W::ClassFaces : W::WholeFaces;
+  return plan_on_box_faces(*plan, L) ? W::BoxFaces : W::All;
+}
+
+std::vector<TuneCandidate> room_candidates(const TuneChoice& bare, const Stencil& stencil, Precision precision,
+                                           KernelVariant::MultiWalls room_walls) {
+  using W = KernelVariant::MultiWalls;
   std::vector<TuneCandidate> out{{bare.kernel, bare.block}};
   for (const KernelVariant* v : KernelRegistry::instance().supporting(stencil, precision)) {
-    if (!v->auto_candidate || !v->multi_step() || v->multi_walls != KernelVariant::MultiWalls::All) continue;
+    if (!v->auto_candidate || !v->multi_step()) continue;
+    const bool runs_every_room = v->multi_walls == W::All;
+    const bool narrow_on_chip = v->multi_walls >= W::ClassFaces && v->multi_walls <= room_walls;
+    if (!runs_every_room && !narrow_on_chip) continue;
     std::vector<BlockShape> blocks = v->room_blocks;
     if (blocks.empty()) blocks.push_back(preferred_block(*v, stencil, precision));
     for (const BlockShape& b : blocks) {
@@ -90,7 +103,8 @@ std::vector<SourceNode> sources_for_timing(std::vector<SourceNode> sources) {
 
 TuneChoice autotune_room_on_device(const TuneChoice& bare, const Stencil& stencil, Precision precision, int nx,
                                    int ny, int nz, const RoomStep& step, const AutotuneOptions& options) {
-  std::vector<TuneCandidate> cands = room_candidates(bare, stencil, precision);
+  const FieldLayout L = make_layout(nx, ny, nz, halo_for(stencil), (int)bytes_of(precision));
+  std::vector<TuneCandidate> cands = room_candidates(bare, stencil, precision, room_walls_class(step.plan, L));
   // Kernels whose on-chip memory cannot hold this grid are not timed.
   cands.erase(std::remove_if(cands.begin() + 1, cands.end(),
                              [&](const TuneCandidate& c) {

@@ -1,6 +1,7 @@
 #include "cuda/tiled_step.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -88,6 +89,25 @@ int box_wall_faces(const BoundaryPlan& plan, const FieldLayout& L) {
   for (int64_t q : plan.node)
     if ((faces_of(q) & full) == 0) return -1;
   return full;
+}
+
+bool box_wall_classes(const BoundaryPlan& plan, const FieldLayout& L) {
+  if (plan.empty()) return true;
+  if (box_wall_faces(plan, L) < 0) return false;
+  std::array<int, kFaceClasses> first;
+  first.fill(-1);
+  for (size_t r = 0; r < plan.node.size(); ++r) {
+    const FieldLayout::Point p = L.point(plan.node[r]);
+    int& f = first[(size_t)face_class(L, p.i, p.j, p.k)];
+    if (f < 0) {
+      f = (int)r;
+      continue;
+    }
+    if (plan.neighbours[r] != plan.neighbours[(size_t)f] || plan.count[r] != plan.count[(size_t)f] ||
+        value_bits(plan.beta_sum[r]) != value_bits(plan.beta_sum[(size_t)f]))
+      return false;
+  }
+  return true;
 }
 
 std::vector<int> box_face_nodes(const FieldLayout& L, const std::vector<int64_t>& nodes) {

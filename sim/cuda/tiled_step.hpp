@@ -215,6 +215,13 @@ bool plan_on_box_faces(const BoundaryPlan& plan, const FieldLayout& L);
 // else -1. A kernel can then tell a boundary node by its position alone.
 int box_wall_faces(const BoundaryPlan& plan, const FieldLayout& L);
 
+// Whether the plan's walls are whole faces (box_wall_faces >= 0) whose nodes of each face
+// class (column_events.hpp's face_class: which faces of the box a node lies on) share their
+// air mask, count and admittance sum, so that a kernel can update every boundary node
+// from its face class's coefficients alone (TiledStepData::class_table). An empty plan
+// has none to share: true.
+bool box_wall_classes(const BoundaryPlan& plan, const FieldLayout& L);
+
 // The x faces' shared coefficients and the other boundary nodes, for a kernel that
 // updates the x faces' nodes off the y and z faces itself (TiledStepData::xwall,
 // wall_rest): from the boundary nodes in the bnd_* arrays' order (node, mask, n_fixed,

@@ -1,9 +1,10 @@
 // brick_onchip: the grid in 3-D bricks, one per SM, their faces exchanged through L2 every
 // step. Against the solver's per-step path with the default 7-point kernel, bit for bit,
-// from random fields: on the multi-step cases' room (fixed walls, sources on walls and
-// inside, receivers; 120 bricks of 10 x 6 x 4 on a 132-SM GPU), on an odd grid whose
-// receivers' taps straddle bricks, with rooms it steps singly (walls, an obstacle), and
-// the launches it refuses, by name.
+// from random fields: on the multi-step cases' room (fixed walls or walls of every kind,
+// sources on walls and inside, receivers; 120 bricks of 10 x 6 x 4 on a 132-SM GPU), on an
+// odd grid whose receivers' taps straddle bricks, on bricks of the kernel's large form,
+// with rooms it steps singly (walls its face classes cannot hold, an obstacle), and the
+// launches it refuses, by name.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -33,10 +34,20 @@ TEST(BrickOnchip, MatchesTheStepPathBitForBitDouble) {
   multi_step::compare(Precision::Double, 1e-12, "brick_onchip", multi_step::Room::Fixed, kBrickBlock, "7pt", true, 0,
                       true);
 }
-// Walls with boundary nodes, and an obstacle: the solver steps it singly (a bare step of
-// the bricks, then the boundary-node kernels).
-TEST(BrickOnchip, WithWallsRunsStepByStepAndMatches) {
-  multi_step::compare(Precision::Float, 1e-5, "brick_onchip", multi_step::Room::Walls, kBrickBlock);
+// Rigid, absorbing and fixed walls on the six faces, by face class in the bricks' shell
+// (MultiWalls::ClassFaces): the same bits.
+TEST(BrickOnchip, MatchesTheStepPathWithEveryWallKindBitForBit) {
+  multi_step::compare(Precision::Float, 1e-5, "brick_onchip", multi_step::Room::Walls, kBrickBlock, "7pt", true, 0,
+                      true);
+  multi_step::compare(Precision::Double, 1e-12, "brick_onchip", multi_step::Room::Walls, kBrickBlock, "7pt", true, 0,
+                      true);
+}
+// Walls its face classes cannot hold (a node of x_min absorbing more than the rest of it, a
+// gap in a wall) and an obstacle: the solver steps it singly (a bare step of the bricks,
+// then the boundary-node kernels).
+TEST(BrickOnchip, WallsOffItsFaceClassesRunStepByStepAndMatch) {
+  multi_step::compare(Precision::Float, 1e-5, "brick_onchip", multi_step::Room::WallsUneven, kBrickBlock);
+  multi_step::compare(Precision::Float, 1e-5, "brick_onchip", multi_step::Room::WallsWithGap, kBrickBlock);
 }
 TEST(BrickOnchip, WithAnObstacleRunsStepByStepAndMatches) {
   multi_step::compare(Precision::Float, 1e-5, "brick_onchip", multi_step::Room::WallsAndObstacle, kBrickBlock);

@@ -130,6 +130,35 @@ TEST(BoxFaces, WholeWallFacesAreFoundAndAGapIsRefused) {
   EXPECT_EQ(box_wall_faces(plan, L), -1);
 }
 
+// The walls a kernel can update from their face classes alone (brick_onchip): whole faces
+// whose nodes of each class share their mask, count and admittance; one node absorbing
+// more than the rest of its face, a gap or an obstacle is refused; no walls at all holds.
+TEST(BoxFaces, WallsHeldByTheirFaceClassesAreFound) {
+  const FieldLayout L = make_layout(13, 9, 7, 1, 4);
+  BoxWalls w;
+  w.fill(WallCondition::with_absorption(0.2));
+  w[1] = WallCondition::rigid();
+  w[3] = WallCondition::fixed();
+  const BoundaryPlan plan = make_boundary_plan(L, w, {}, 0.5);
+  EXPECT_TRUE(box_wall_classes(plan, L));
+  EXPECT_TRUE(box_wall_classes(BoundaryPlan{}, L));
+  BoundaryPlan uneven = plan;
+  const size_t r = (size_t)(std::find(uneven.node.begin(), uneven.node.end(), L.index(0, 4, 3)) - uneven.node.begin());
+  ASSERT_LT(r, uneven.node.size());
+  uneven.beta_sum[r] *= 1.5;
+  EXPECT_EQ(box_wall_faces(uneven, L), 0b110111) << "still whole faces";
+  EXPECT_FALSE(box_wall_classes(uneven, L)) << "one node of x_min absorbing more";
+  BoundaryPlan gap = plan;
+  gap.node.erase(gap.node.begin() + (long)r);
+  gap.neighbours.erase(gap.neighbours.begin() + (long)r);
+  gap.count.erase(gap.count.begin() + (long)r);
+  gap.beta_sum.erase(gap.beta_sum.begin() + (long)r);
+  EXPECT_FALSE(box_wall_classes(gap, L)) << "a gap in x_min";
+  BoundaryPlan solid = plan;
+  solid.solid.push_back(L.index(6, 4, 3));
+  EXPECT_FALSE(box_wall_classes(solid, L)) << "a solid node";
+}
+
 // The x walls temporal_2step_vec updates inside its passes, and the nodes left to the
 // kernels around them.
 struct XWallCase {

@@ -2,6 +2,9 @@
 // without a device, the cache key of a room and the candidates timed on it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "boundary/boundary_plan.hpp"
 #include "cuda/room_autotune.hpp"
 
 namespace ws {
@@ -77,6 +80,56 @@ TEST(RoomAutotune, CandidatesAreTheBareChoiceThenTheWholeStepKernels) {
   TuneChoice leggy;
   leggy.kernel = "ztma_leggy";
   EXPECT_EQ(room_candidates(leggy, make_stencil("leggy:4"), Precision::Float).size(), 1u);
+}
+
+// brick_onchip runs the box's walls by face class and no obstacles (ClassFaces): timed on
+// a room whose walls its classes hold or without walls, not on one with obstacles; the
+// two-step passes stay out either way.
+TEST(RoomAutotune, OnChipKernelsOfNarrowClassesJoinTheRoomsTheyRun) {
+  using W = KernelVariant::MultiWalls;
+  const Stencil st = make_stencil("7pt");
+  TuneChoice bare;
+  bare.kernel = "zstream_cached";
+  bare.block = {32, 4, 1};
+  auto has = [&](W walls, const char* id) {
+    for (const auto& c : room_candidates(bare, st, Precision::Float, walls))
+      if (c.kernel == id) return true;
+    return false;
+  };
+  EXPECT_TRUE(has(W::ClassFaces, "brick_onchip"));
+  EXPECT_TRUE(has(W::None, "brick_onchip"));
+  EXPECT_FALSE(has(W::WholeFaces, "brick_onchip"));
+  EXPECT_FALSE(has(W::All, "brick_onchip"));
+  for (W walls : {W::All, W::BoxFaces, W::WholeFaces, W::ClassFaces, W::None}) {
+    EXPECT_FALSE(has(walls, "temporal_2step_vec"));
+    EXPECT_TRUE(has(walls, "zstream_fused_vec"));
+  }
+}
+
+// A room's class from its plan: no walls, walls its face classes hold, whole faces whose
+// nodes differ, walls with a gap, an obstacle.
+TEST(RoomAutotune, TheRoomsWallsClassFollowsItsPlan) {
+  using W = KernelVariant::MultiWalls;
+  const FieldLayout L = make_layout(13, 9, 7, 1, 4);
+  EXPECT_EQ(room_walls_class(nullptr, L), W::None);
+  const BoundaryPlan none;
+  EXPECT_EQ(room_walls_class(&none, L), W::None);
+  BoxWalls w;
+  w.fill(WallCondition::with_absorption(0.2));
+  w[3] = WallCondition::fixed();
+  BoundaryPlan plan = make_boundary_plan(L, w, {}, 0.5);
+  EXPECT_EQ(room_walls_class(&plan, L), W::ClassFaces);
+  const size_t r = (size_t)(std::find(plan.node.begin(), plan.node.end(), L.index(0, 4, 3)) - plan.node.begin());
+  ASSERT_LT(r, plan.node.size());
+  BoundaryPlan uneven = plan;
+  uneven.beta_sum[r] *= 2.0;
+  EXPECT_EQ(room_walls_class(&uneven, L), W::WholeFaces);
+  BoundaryPlan gap = plan;
+  gap.node.erase(gap.node.begin() + (long)r);
+  EXPECT_EQ(room_walls_class(&gap, L), W::BoxFaces);
+  BoundaryPlan solid = plan;
+  solid.solid.push_back(L.index(6, 4, 3));
+  EXPECT_EQ(room_walls_class(&solid, L), W::All);
 }
 
 TEST(RoomAutotune, ABareRoomKeepsTheBareChoiceWithoutTiming) {

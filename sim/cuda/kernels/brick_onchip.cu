@@ -33,7 +33,9 @@
 #include <string>
 #include <tuple>
 
+#include "boundary/boundary_node.cuh"
 #include "core/cuda_check.hpp"
+#include "cuda/column_events.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/multi_step_one.hpp"
@@ -61,7 +63,8 @@ struct Reach {
   int shell, cols, faces;
 };
 constexpr Reach kSmall{4, 1, 4}, kLarge{6, 2, 6};
-constexpr int kFaceShift = 28;  // face f in bits 28-30 of a mailbox offset
+constexpr int kFaceShift = 28;   // face f in bits 28-30 of a mailbox offset
+constexpr int kClassShift = 20;  // a shell node's face class in bits 20-24 of its cell
 // The sources and receiver taps a block keeps listed in shared memory; past these it reads
 // the step data's lists every step (correct, slower).
 constexpr int kListedSources = 32, kListedTaps = 256;
@@ -188,10 +191,21 @@ struct BrickIo {
   T* tap_value = nullptr;
 };
 
-template <class T, int kShellPerThread, int kColsPerThread, int kFacePerThread>
+// The box's walls by face class (MultiWalls::ClassFaces): a shell node on a face of the box
+// whose class is `on` takes its class's boundary value. The table travels in the walls
+// form's parameters (read through the constant cache); the form without walls has none,
+// which leaves its registers as they were (its parameters' size changed their allocation).
+template <class T, bool kWalls>
+struct BrickClasses {
+  ClassCoeffs<T> table[kFaceClasses] = {};
+};
+template <class T>
+struct BrickClasses<T, false> {};
+
+template <class T, int kShellPerThread, int kColsPerThread, int kFacePerThread, bool kWalls>
 __global__ void __launch_bounds__(kThreads, 1)
-    brick_onchip_kernel(T* cur, T* prev, int steps, FieldLayout L, T w, BrickGrid g, BrickIo<T> io, T* mail,
-                        int* flags) {
+    brick_onchip_kernel(T* cur, T* prev, int steps, FieldLayout L, T w, BrickGrid g, BrickIo<T> io,
+                        BrickClasses<T, kWalls> classes, T* mail, int* flags) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* A = reinterpret_cast<T*>(smem_raw);  // u^n, with the face halos
   T* B = A + g.cells;                     // u^{n-1}, then u^{n+1}
@@ -285,7 +299,9 @@ __global__ void __launch_bounds__(kThreads, 1)
         else if (c < 2 * bx) x = c - bx, y = by - 1;
         else x = ((c - 2 * bx) & 1) ? bx - 1 : 0, y = 1 + ((c - 2 * bx) >> 1);
       }
-      shell[i] = cell(g, x, y, z);
+      // The node's face class of the box in the bits above its cell (a brick's cells are
+      // fewer than 2^20), 0 off the box's faces.
+      shell[i] = cell(g, x, y, z) | (kWalls ? face_class(L, x0 + x, y0 + y, z0 + z) << kClassShift : 0);
     }
   }
   // Its inner column (z = 1 .. bz - 2), the rows padded to whole warps.
@@ -333,16 +349,21 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   // The block's sources on the shell (on_shell) or inside, added by one thread in source
   // order (the order the other kernels add two sources of one node in).
-  auto add_sources = [&](int s, bool on_shell) {
+  // (The step data's fields it reads are copied first: a lambda holding a reference to the
+  // kernel's parameter struct would put the struct on the stack.)
+  const T* const src_value = io.src_value;
+  const DeviceSource* const src = io.src;
+  const int nsrc = io.nsrc;
+  auto add_sources = [=, &B](int s, bool on_shell) {
     if (t != 0) return;
-    const T* v = io.src_value + (size_t)s * io.nsrc;
+    const T* v = src_value + (size_t)s * nsrc;
     if (nsrc_listed >= 0) {
       for (int n = 0; n < nsrc_listed; ++n)
         if ((src_list[3 * n + 2] != 0) == on_shell) B[src_list[3 * n + 1]] += v[src_list[3 * n]];
       return;
     }
-    for (int e = 0; e < io.nsrc; ++e) {
-      const FieldLayout::Point q = L.point(io.src[e].index);
+    for (int e = 0; e < nsrc; ++e) {
+      const FieldLayout::Point q = L.point(src[e].index);
       const int x = q.i - x0, y = q.j - y0, z = q.k - z0;
       if (x < 0 || x >= bx || y < 0 || y >= by || z < 0 || z >= bz) continue;
       const bool shell_node = x == 0 || x == bx - 1 || y == 0 || y == by - 1 || z == 0 || z == bz - 1;
@@ -353,10 +374,21 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int s = 0; s < steps; ++s) {
 #pragma unroll
     for (int i = 0; i < kShellPerThread; ++i) {
-      const int o = shell[i];
-      if (o >= 0)
+      if (shell[i] < 0) continue;
+      if constexpr (kWalls) {
+        const int o = shell[i] & ((1 << kClassShift) - 1), cls = shell[i] >> kClassShift;
+        const T nb[6] = {A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], A[o - g.PS], A[o + g.PS]};
+        T v = ex::seven_point_update(A[o], B[o], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
+        if (cls != 0) {
+          const ClassCoeffs<T> cc = classes.table[cls];
+          if (cc.on) v = boundary_value(A[o], nb, B[o], cc.mask, cc.n_fixed, cc.cd, cc.cl);
+        }
+        B[o] = v;
+      } else {
+        const int o = shell[i];
         B[o] = ex::seven_point_update(A[o], B[o], A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], A[o - g.PS],
                                       A[o + g.PS], w);
+      }
     }
     __syncthreads();
     if (shell_sources) {  // before the shell is published
@@ -512,30 +544,12 @@ std::string grid_error_brick(int nx, int ny, int nz, Precision p) {
 std::mutex fits_mutex;
 std::map<std::tuple<int, const void*, size_t>, int> fits_cache;  // (device, kernel, smem): blocks per SM
 
-template <class T>
-int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
-  if (a.steps <= 0) return 0;
-  const std::string why = block_error_brick(*a.stencil, precision_of<T>(), o.block);
-  if (!why.empty()) throw std::invalid_argument("kernel 'brick_onchip': " + why);
-  const DeviceFacts dev = onchip::device_facts();
-  const BrickGrid g = brick_layout<T>(a.layout, dev);
-  if ((long long)g.blocks() * 6 * g.face_max >= (1LL << kFaceShift))
-    throw std::invalid_argument("kernel 'brick_onchip': " + std::to_string(g.blocks()) + " bricks' mailboxes of " +
-                                std::to_string(g.face_max) + " points a face pass its offsets' bits");
-  const T w = seven_point_coeffs(StepArgs<T>{a.prev, a.cur, a.layout, a.stencil, a.lambda2}).neighbour;
-  if (a.io && (a.io->bnd_count > 0 || a.io->solid_count > 0))
-    throw std::invalid_argument("kernel 'brick_onchip': it runs fixed walls only; a room with boundary or solid "
-                                "nodes is stepped singly (KernelVariant::MultiWalls::None)");
-  TiledStepData<T> io;
-  if (a.io) io = *a.io;
-  const bool values = io.nsrc > 0;
-  if (values && (!io.src_value || io.src_value_steps <= 0))
-    throw std::invalid_argument("kernel 'brick_onchip': the step data has no room for the sources' values");
-  const int ntaps = io.nrec > 0 ? io.ntaps : 0;
-  if (io.nrec > 0 && ntaps <= 0)
-    throw std::invalid_argument("kernel 'brick_onchip': the step data's receivers do not say how many taps they have");
-  const auto kernel_fn = g.large ? brick_onchip_kernel<T, kLarge.shell, kLarge.cols, kLarge.faces>
-                                 : brick_onchip_kernel<T, kSmall.shell, kSmall.cols, kSmall.faces>;
+// Queues the runs of `a` with one form of the kernel: its shared memory set, its residency
+// checked, the flags zeroed before each run, the sources' values before it and the taps'
+// sums after it. Returns the launches queued.
+template <class T, class Kernel, class Classes>
+int run_bricks(Kernel kernel_fn, const Classes& classes, const MultiStepArgs<T>& a, const TiledStepData<T>& io,
+               const BrickGrid& g, T w, bool values, int ntaps, const DeviceFacts& dev, cudaStream_t stream) {
   const void* kernel = (const void*)kernel_fn;
   const size_t smem = brick_smem_bytes<T>(g);
   {
@@ -586,7 +600,7 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
       bio.taps = rd.taps;
       bio.ntaps = ntaps;
       bio.tap_value = parts.tap_value;
-      CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel_fn, c, p, run, a.layout, w, g, bio, parts.mail,
+      CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel_fn, c, p, run, a.layout, w, g, bio, classes, parts.mail,
                                     parts.flags));
       if (ntaps > 0) {
         const int n = run * rd.nrec;
@@ -597,6 +611,46 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
     });
   }
   return launches;
+}
+
+template <class T>
+int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
+  if (a.steps <= 0) return 0;
+  const std::string why = block_error_brick(*a.stencil, precision_of<T>(), o.block);
+  if (!why.empty()) throw std::invalid_argument("kernel 'brick_onchip': " + why);
+  const DeviceFacts dev = onchip::device_facts();
+  const BrickGrid g = brick_layout<T>(a.layout, dev);
+  if ((long long)g.blocks() * 6 * g.face_max >= (1LL << kFaceShift))
+    throw std::invalid_argument("kernel 'brick_onchip': " + std::to_string(g.blocks()) + " bricks' mailboxes of " +
+                                std::to_string(g.face_max) + " points a face pass its offsets' bits");
+  const T w = seven_point_coeffs(StepArgs<T>{a.prev, a.cur, a.layout, a.stencil, a.lambda2}).neighbour;
+  // The solver gives it only rooms whose walls its face classes hold (MultiWalls::ClassFaces,
+  // box_wall_classes); what the step data can tell of that is checked here.
+  if (a.io && (a.io->solid_count > 0 || (a.io->bnd_count > 0 && a.io->wall_faces < 0)))
+    throw std::invalid_argument("kernel 'brick_onchip': it runs the box's walls as whole faces by face class and no "
+                                "obstacles; such a room is stepped singly (KernelVariant::MultiWalls::ClassFaces)");
+  TiledStepData<T> io;
+  if (a.io) io = *a.io;
+  const bool values = io.nsrc > 0;
+  if (values && (!io.src_value || io.src_value_steps <= 0))
+    throw std::invalid_argument("kernel 'brick_onchip': the step data has no room for the sources' values");
+  const int ntaps = io.nrec > 0 ? io.ntaps : 0;
+  if (io.nrec > 0 && ntaps <= 0)
+    throw std::invalid_argument("kernel 'brick_onchip': the step data's receivers do not say how many taps they have");
+  const bool walls = a.io && a.io->bnd_count > 0;
+  BrickClasses<T, true> classes;
+  if (walls)
+    for (int c = 0; c < kFaceClasses; ++c) classes.table[c] = io.class_table[c];
+  // The form the bricks need (small or large) with or without the walls' classes.
+  if (g.large)
+    return walls ? run_bricks(brick_onchip_kernel<T, kLarge.shell, kLarge.cols, kLarge.faces, true>, classes, a, io, g,
+                              w, values, ntaps, dev, stream)
+                 : run_bricks(brick_onchip_kernel<T, kLarge.shell, kLarge.cols, kLarge.faces, false>,
+                              BrickClasses<T, false>{}, a, io, g, w, values, ntaps, dev, stream);
+  return walls ? run_bricks(brick_onchip_kernel<T, kSmall.shell, kSmall.cols, kSmall.faces, true>, classes, a, io, g,
+                            w, values, ntaps, dev, stream)
+               : run_bricks(brick_onchip_kernel<T, kSmall.shell, kSmall.cols, kSmall.faces, false>,
+                            BrickClasses<T, false>{}, a, io, g, w, values, ntaps, dev, stream);
 }
 
 }  // namespace
@@ -619,7 +673,7 @@ void register_brick_onchip_kernels(KernelRegistry& r) {
   v.multi_float = launch_multi<float>;
   v.multi_double = launch_multi<double>;
   v.multi_scratch_fields = kScratchFields;
-  v.multi_walls = KernelVariant::MultiWalls::None;
+  v.multi_walls = KernelVariant::MultiWalls::ClassFaces;
   v.multi_uses_tiles = false;
   r.add(v);
 }
