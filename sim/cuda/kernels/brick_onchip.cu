@@ -15,15 +15,18 @@
 // warps, so that no warp spans two rows, whose words would share banks (two wavefronts a
 // load; the padding made 128^3 on the H200 go from 411 to 504 Gpoints/s, docs/benchmarks.md).
 //
-// What it runs inside: fixed walls (the zero halo of the grid), sources and receivers
-// (KernelVariant::MultiWalls::None: a room with boundary or solid nodes is stepped singly
-// by the solver, around its boundary-node kernels). Sources add the values a small kernel
-// computed before each run (onchip::launch_source_runs), one thread of the owning block in
-// source order, to the shell's nodes before it is published and to the inner ones after
-// the inside. Receivers: each tap's value of u^{n+1} is stored by the block owning its node
-// for every step of the run, and a small kernel after the run sums each receiver's taps in
-// tap order in double, the expression of receiver_sample (step_io.hpp): the same bits as
-// every other kernel, whichever bricks the taps fall in.
+// What it runs inside: fixed walls (the zero halo of the grid), the box's walls when each
+// face class's nodes share their coefficients (KernelVariant::MultiWalls::ClassFaces,
+// box_wall_classes: a shell node on a face of the box takes its class's boundary value, the
+// table in the walls form's parameters), sources and receivers; a room with obstacles or
+// walls its classes cannot hold is stepped singly by the solver, around its boundary-node
+// kernels. Sources add the values a small kernel computed before each run
+// (onchip::launch_source_runs), one thread of the owning block in source order, to the
+// shell's nodes before it is published and to the inner ones after the inside. Receivers:
+// each tap's value of u^{n+1} is stored by the block owning its node for every step of the
+// run, and a small kernel after the run sums each receiver's taps in tap order in double,
+// the expression of receiver_sample (step_io.hpp): the same bits as every other kernel,
+// whichever bricks the taps fall in.
 //
 // The launch is cooperative: every block is resident at once, which the flags need.
 #include <algorithm>
