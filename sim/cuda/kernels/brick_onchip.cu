@@ -53,6 +53,8 @@ namespace ws {
 namespace {
 
 using onchip::DeviceFacts;
+using onchip::load_acquire;
+using onchip::store_release;
 
 constexpr int kThreads = 1024;
 // Per thread, in registers: shell points, inner columns and face elements, so a brick has
@@ -169,16 +171,6 @@ BrickGrid brick_layout(const FieldLayout& L, const DeviceFacts& dev) {
   best.cells = best.PS * (best.sz + 2);
   best.face_max = std::max({best.sy * best.sz, best.sx * best.sz, best.sx * best.sy});
   return best;
-}
-
-__device__ __forceinline__ int load_acquire(const int* p) {
-  int v;
-  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-
-__device__ __forceinline__ void store_release(int* p, int v) {
-  asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
 // What a run reads besides the fields: the sources' node indices and this run's values

@@ -390,6 +390,20 @@ inline std::string block_error(const BlockShape& b) {
   return "";
 }
 
+// A block's flag of the steps it has published, as the persistent kernels that meet
+// through flags instead of a grid barrier read and raise it (spread_onchip, brick_onchip):
+// the acquire orders the reader's later loads after it, the release the writer's earlier
+// stores before it.
+__device__ __forceinline__ int load_acquire(const int* p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+__device__ __forceinline__ void store_release(int* p, int v) {
+  asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 // The device facts the launches need, cached per device.
 struct DeviceFacts {
   int major = 0;

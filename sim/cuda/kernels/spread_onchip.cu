@@ -49,16 +49,6 @@ namespace {
 
 using namespace onchip;
 
-__device__ __forceinline__ int load_acquire(const int* p) {
-  int v;
-  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-
-__device__ __forceinline__ void store_release(int* p, int v) {
-  asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
 // Waits until the blocks below and above have published `published` steps (their planes of
 // u^n for n = published - 1 are in `edges`). Two warps poll, one per neighbour (one warp
 // both in a block of 32 threads); their acquires and the block barrier order every
