@@ -17,6 +17,7 @@
 #include "common/gpu.hpp"
 #include "common/random_field.hpp"
 #include "cuda/cuda_solver.hpp"
+#include "cuda/kernels/brick_layout.hpp"
 #include "kernels/multi_step_cases.hpp"
 
 namespace ws {
@@ -151,6 +152,56 @@ TEST(BrickOnchip, LargeBricksMatchTheStepPathBitForBit) {
   std::printf("[ multi-step ] brick_onchip float, 150x150x128: %lld field values differ in bits\n", field_bits);
   EXPECT_EQ(field_bits, 0);
   EXPECT_EQ(rec[1][0].size(), 268u);
+  EXPECT_TRUE(rec[1] == rec[0]) << "the receivers differ";
+}
+
+// More sources (40) and receiver taps (320) in one brick than a block lists in shared
+// memory (32 and 256): that block reads the step data's lists every step. 64^3 is cut
+// into bricks of 32 x 8 x 8; every source and receiver lies in the first, on its shell and
+// inside it.
+TEST(BrickOnchip, ABrickWithMoreSourcesAndTapsThanItListsMatchesBitForBit) {
+  WS_REQUIRE_GPU();
+  int dev = 0, sms = 0, smem = 0;
+  ASSERT_EQ(cudaGetDevice(&dev), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), cudaSuccess);
+  const BrickGrid cut = brick_layout(make_layout(64, 64, 64, 1, 4), Precision::Float, sms, (size_t)smem);
+  if (cut.sx < 32 || cut.sy < 8 || cut.sz < 8)
+    GTEST_SKIP() << "this GPU cuts 64^3 into bricks of " << cut.sx << "x" << cut.sy << "x" << cut.sz
+                 << ", smaller than the 32x8x8 the test's sources and receivers fill";
+  const Stencil st = make_stencil("7pt");
+  std::vector<double> cur[2], prev[2];
+  std::vector<std::vector<double>> rec[2];
+  for (int which = 0; which < 2; ++which) {
+    auto s = make_cuda_solver(Precision::Float, st, 64, 64, 64, st.courant_max, multi_step::kDt,
+                              which == 0 ? default_kernel_for(st, Precision::Float) : std::string("brick_onchip"));
+    SourceSignal g;
+    g.kind = SignalKind::Gaussian;
+    g.width_s = 3 * multi_step::kDt;
+    g.delay_s = 6 * multi_step::kDt;
+    std::vector<SourceNode> src;
+    std::vector<ReceiverTaps> taps;
+    for (int n = 0; n < 40; ++n) {
+      src.push_back({{(7 * n) % 32, n % 8, n / 8}, g, 0.1 + 0.01 * n, Injection::Value, nullptr});
+      ReceiverTaps t;
+      const int i0 = (5 * n) % 31, j0 = n % 7, k0 = (n / 7) % 7;
+      for (int c = 0; c < 8; ++c) t.push_back({{i0 + (c & 1), j0 + ((c >> 1) & 1), k0 + (c >> 2)}, 0.125});
+      taps.push_back(t);
+    }
+    s->set_sources(src);
+    s->set_receiver_taps(taps);
+    s->write_state(testing::random_field(s->layout(), 93), testing::random_field(s->layout(), 94), 0);
+    rec[which].assign(taps.size(), {});
+    for (int n : {3, 260}) {
+      s->advance(n);
+      auto got = s->take_receiver_samples();
+      for (size_t q = 0; q < taps.size(); ++q) rec[which][q].insert(rec[which][q].end(), got[q].begin(), got[q].end());
+    }
+    s->read_state(cur[which], prev[which]);
+  }
+  EXPECT_TRUE(cur[1] == cur[0]) << "u^n differs";
+  EXPECT_TRUE(prev[1] == prev[0]) << "u^{n-1} differs";
+  EXPECT_EQ(rec[1][0].size(), 263u);
   EXPECT_TRUE(rec[1] == rec[0]) << "the receivers differ";
 }
 

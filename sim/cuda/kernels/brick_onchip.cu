@@ -40,6 +40,7 @@
 #include "core/cuda_check.hpp"
 #include "cuda/column_events.hpp"
 #include "cuda/kernel_registry.hpp"
+#include "cuda/kernels/brick_layout.hpp"
 #include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/multi_step_one.hpp"
 #include "cuda/kernels/onchip_planes.cuh"
@@ -56,40 +57,14 @@ using onchip::DeviceFacts;
 using onchip::load_acquire;
 using onchip::store_release;
 
-constexpr int kThreads = 1024;
-// Per thread, in registers: shell points, inner columns and face elements, so a brick has
-// at most kThreads times as many of each (a face element is two registers: its cell and
-// mailbox offset with its face in the top bits; the halo's cell and the neighbour's
-// offset differ from them by the face's constant steps). Two forms: the small one (4, 1,
-// 4) needs no spilling; the large one (6, 2, 6) holds bricks of up to about 2.9 M points
-// in float in all and spills a few of its indices, so it runs only where the small one
-// cannot.
-struct Reach {
-  int shell, cols, faces;
-};
-constexpr Reach kSmall{4, 1, 4}, kLarge{6, 2, 6};
+constexpr int kThreads = kBrickThreads;
+constexpr BrickReach kSmall = kBrickSmall, kLarge = kBrickLarge;
+constexpr int kListedSources = kBrickListedSources, kListedTaps = kBrickListedTaps;
 constexpr int kFaceShift = 28;   // face f in bits 28-30 of a mailbox offset
 constexpr int kClassShift = 20;  // a shell node's face class in bits 20-24 of its cell
-// The sources and receiver taps a block keeps listed in shared memory; past these it reads
-// the step data's lists every step (correct, slower).
-constexpr int kListedSources = 32, kListedTaps = 256;
 // Steps a run records receivers for before the taps are summed (the scratch holds a run's
 // tap values).
 constexpr int kTapRunSteps = 1024;
-
-// The bricks: px x py x pz of sx x sy x sz points (the last of an axis fewer), and the
-// on-chip layout of a brick's fields: rows of pitch PX (x = 0 at offset 1), planes of PS,
-// halo included.
-struct BrickGrid {
-  int px = 0, py = 0, pz = 0;
-  int sx = 0, sy = 0, sz = 0;
-  int PX = 0, PS = 0, cells = 0;
-  int face_max = 0;  // elements of a mailbox's face slot
-  bool large = false;  // the bricks need the kernel's large form (Reach)
-  __host__ __device__ int blocks() const { return px * py * pz; }
-};
-
-__host__ __device__ inline int padded_row(int bx) { return (bx - 2 + 31) / 32 * 32; }
 
 // Face f of a brick: 0 -x, 1 +x, 2 -y, 3 +y, 4 -z, 5 +z; its elements (a, b): x faces
 // (y, z), y faces (x, z), z faces (x, y).
@@ -108,69 +83,6 @@ __device__ __forceinline__ int face_cell(const BrickGrid& g, int f, int a, int b
   if (f < 2) return cell(g, layer, a, b);
   if (f < 4) return cell(g, a, layer, b);
   return cell(g, a, b, layer);
-}
-
-template <class T>
-size_t brick_smem_bytes(const BrickGrid& g) {
-  return 2 * (size_t)g.cells * sizeof(T) + sizeof(int) * (3 * kListedSources + 2 * kListedTaps) + 16 * sizeof(int);
-}
-
-// Whether a brick of bx x by x bz points fits a block's registers and shared memory.
-template <class T>
-bool brick_fits(int bx, int by, int bz, size_t smem_optin, const Reach& reach) {
-  if (bx < 3 || by < 3 || bz < 3) return false;
-  const long long shell = 2LL * bx * by + (2LL * bx + 2LL * (by - 2)) * (bz - 2);
-  const long long cols = (long long)padded_row(bx) * (by - 2);
-  const long long faces = 2LL * ((long long)by * bz + (long long)bx * bz + (long long)bx * by);
-  if (shell > reach.shell * kThreads || cols > reach.cols * kThreads || faces > reach.faces * kThreads) return false;
-  BrickGrid g;
-  g.PX = bx + 2;
-  g.PS = g.PX * (by + 2);
-  g.cells = g.PS * (bz + 2);
-  return brick_smem_bytes<T>(g) <= smem_optin;
-}
-
-// The cut of the grid into at most one brick per SM that costs least: the brick's update
-// (its inner rows padded to warps) plus its faces' traffic, weighted as the H200 measured
-// them; within the small form's reach if any cut fits it, else the large form's
-// (BrickGrid::large); throws std::invalid_argument naming the sizes when no cut fits.
-template <class T>
-BrickGrid brick_layout(const FieldLayout& L, const DeviceFacts& dev) {
-  BrickGrid best;
-  for (int form = 0; form < 2 && best.px == 0; ++form) {
-    const Reach& reach = form == 0 ? kSmall : kLarge;
-    double best_cost = 1e300;
-    for (int px = 1; px <= dev.sms && px <= L.nx; ++px)
-      for (int py = 1; px * py <= dev.sms && py <= L.ny; ++py)
-        for (int pz = 1; px * py * pz <= dev.sms && pz <= L.nz; ++pz) {
-          const int sx = (L.nx + px - 1) / px, sy = (L.ny + py - 1) / py, sz = (L.nz + pz - 1) / pz;
-          // Every brick non-empty, and the last of each axis at least 3 points.
-          const int lx = L.nx - sx * (px - 1), ly = L.ny - sy * (py - 1), lz = L.nz - sz * (pz - 1);
-          if (lx < 3 || ly < 3 || lz < 3) continue;
-          if (!brick_fits<T>(sx, sy, sz, dev.smem_optin, reach)) continue;
-          const double inner = (double)padded_row(sx) * (sy - 2) * (sz - 2);
-          const double shell = (double)sx * sy * sz - (double)(sx - 2) * (sy - 2) * (sz - 2);
-          const double faces = 2.0 * ((double)sx * sy + (double)sx * sz + (double)sy * sz);
-          const double cost = inner + 2.0 * shell + 2.0 * faces;
-          if (cost < best_cost) {
-            best_cost = cost;
-            best.px = px, best.py = py, best.pz = pz, best.sx = sx, best.sy = sy, best.sz = sz;
-            best.large = form == 1;
-          }
-        }
-  }
-  if (best.px == 0)
-    throw std::invalid_argument(
-        "kernel 'brick_onchip': the grid's " + std::to_string(L.nx) + "x" + std::to_string(L.ny) + "x" +
-        std::to_string(L.nz) + " points in " + to_string(precision_of<T>()) + " do not fit in bricks of at least 3 " +
-        "points a side, one on each of the device's " + std::to_string(dev.sms) + " SMs, within " +
-        std::to_string(dev.smem_optin >> 10) + " KiB of shared memory and " + std::to_string(kThreads) +
-        " threads' registers a brick (about 2.9 M points in float, 1.3 M in double)");
-  best.PX = best.sx + 2;
-  best.PS = best.PX * (best.sy + 2);
-  best.cells = best.PS * (best.sz + 2);
-  best.face_max = std::max({best.sy * best.sz, best.sx * best.sz, best.sx * best.sy});
-  return best;
 }
 
 // What a run reads besides the fields: the sources' node indices and this run's values
@@ -528,8 +440,7 @@ std::string grid_error_brick(int nx, int ny, int nz, Precision p) {
     const DeviceFacts dev = onchip::device_facts();
     FieldLayout L;
     L.nx = nx, L.ny = ny, L.nz = nz;
-    if (p == Precision::Float) (void)brick_layout<float>(L, dev);
-    else (void)brick_layout<double>(L, dev);
+    (void)brick_layout(L, p, dev.sms, dev.smem_optin);
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -546,7 +457,7 @@ template <class T, class Kernel, class Classes>
 int run_bricks(Kernel kernel_fn, const Classes& classes, const MultiStepArgs<T>& a, const TiledStepData<T>& io,
                const BrickGrid& g, T w, bool values, int ntaps, const DeviceFacts& dev, cudaStream_t stream) {
   const void* kernel = (const void*)kernel_fn;
-  const size_t smem = brick_smem_bytes<T>(g);
+  const size_t smem = brick_smem_bytes(g, (int)sizeof(T));
   {
     int devno = 0;
     CUDA_CHECK(cudaGetDevice(&devno));
@@ -614,7 +525,7 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   const std::string why = block_error_brick(*a.stencil, precision_of<T>(), o.block);
   if (!why.empty()) throw std::invalid_argument("kernel 'brick_onchip': " + why);
   const DeviceFacts dev = onchip::device_facts();
-  const BrickGrid g = brick_layout<T>(a.layout, dev);
+  const BrickGrid g = brick_layout(a.layout, precision_of<T>(), dev.sms, dev.smem_optin);
   if ((long long)g.blocks() * 6 * g.face_max >= (1LL << kFaceShift))
     throw std::invalid_argument("kernel 'brick_onchip': " + std::to_string(g.blocks()) + " bricks' mailboxes of " +
                                 std::to_string(g.face_max) + " points a face pass its offsets' bits");

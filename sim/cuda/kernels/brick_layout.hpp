@@ -1,0 +1,60 @@
+#pragma once
+// How brick_onchip.cu cuts a grid into 3-D bricks, one per SM, and lays a brick's two
+// fields out in shared memory; host code (and a few inline functions the kernel shares),
+// tested on the CPU.
+//
+// A block of kBrickThreads threads keeps its per-step indices in registers: its shell
+// points, inner columns and face elements, so a brick has at most kBrickThreads times as
+// many of each as a thread holds (BrickReach). The small form (4, 1, 4 a thread) needs no
+// spilling; the large one (6, 2, 6) holds bricks of up to about 2.9 M points in float in
+// all and spills a few of its indices, so it runs only where no cut fits the small one.
+#include <cstddef>
+
+#include "core/field_layout.hpp"
+#include "core/hd.hpp"
+#include "core/precision.hpp"
+
+namespace ws {
+
+constexpr int kBrickThreads = 1024;
+
+struct BrickReach {
+  int shell, cols, faces;
+};
+constexpr BrickReach kBrickSmall{4, 1, 4}, kBrickLarge{6, 2, 6};
+
+// The sources and receiver taps a block keeps listed in shared memory; past these it reads
+// the step data's lists every step (correct, slower).
+constexpr int kBrickListedSources = 32, kBrickListedTaps = 256;
+
+// The bricks: px x py x pz of sx x sy x sz points (the last of an axis fewer), and the
+// on-chip layout of a brick's fields: rows of pitch PX (x = 0 at offset 1), planes of PS,
+// halo included.
+struct BrickGrid {
+  int px = 0, py = 0, pz = 0;
+  int sx = 0, sy = 0, sz = 0;
+  int PX = 0, PS = 0, cells = 0;
+  int face_max = 0;    // elements of a mailbox's face slot
+  bool large = false;  // the bricks need the kernel's large form (BrickReach)
+  WS_HD int blocks() const { return px * py * pz; }
+};
+
+// A brick's inner row (bx - 2 points) padded to whole warps: no warp of the inner pass then
+// spans two rows, whose words would share shared-memory banks.
+WS_HD int padded_row(int bx) { return (bx - 2 + 31) / 32 * 32; }
+
+// A block's dynamic shared memory: both fields of its brick with their halo, its listed
+// sources (three ints each) and taps (two), and 16 ints of counts and per-face steps.
+size_t brick_smem_bytes(const BrickGrid& g, int elem_bytes);
+
+// Whether a brick of bx x by x bz points fits a block's registers (`reach`) and shared
+// memory.
+bool brick_fits(int bx, int by, int bz, int elem_bytes, size_t smem_optin, const BrickReach& reach);
+
+// The cut of the grid into at most `sms` bricks that costs least: the brick's update (its
+// inner rows padded to warps) plus its faces' traffic, weighted as the H200 measured them;
+// within the small form's reach if any cut fits it, else the large form's
+// (BrickGrid::large); throws std::invalid_argument naming the sizes when no cut fits.
+BrickGrid brick_layout(const FieldLayout& L, Precision p, int sms, size_t smem_optin);
+
+}  // namespace ws
