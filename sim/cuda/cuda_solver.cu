@@ -257,10 +257,7 @@ class CudaSolver final : public CudaWaveSolver {
     boundary_ = DeviceBoundary<T>(p, layout_);
     has_boundary_ = !p.empty();
     plan_host_ = p;
-    using W = KernelVariant::MultiWalls;
-    plan_walls_ = box_wall_faces(p, layout_) >= 0 ? (box_wall_classes(p, layout_) ? W::ClassFaces : W::WholeFaces)
-                  : plan_on_box_faces(p, layout_) ? W::BoxFaces
-                                                  : W::All;
+    plan_walls_ = plan_walls_class(&p, layout_);
     tiled_.reset();
     solid_settle_steps_ = kSolidSettleSteps;  // the new solids may hold the field's values
   }

@@ -63,13 +63,6 @@ TuneProblem room_problem(const TuneProblem& grid, const RoomStep& step) {
   return p;
 }
 
-KernelVariant::MultiWalls room_walls_class(const BoundaryPlan* plan, const FieldLayout& L) {
-  using W = KernelVariant::MultiWalls;
-  if (!plan || plan->empty()) return W::None;
-  if (box_wall_faces(*plan, L) >= 0) return box_wall_classes(*plan, L) ? W::ClassFaces : W::WholeFaces;
-  return plan_on_box_faces(*plan, L) ? W::BoxFaces : W::All;
-}
-
 std::vector<TuneCandidate> room_candidates(const TuneChoice& bare, const Stencil& stencil, Precision precision,
                                            KernelVariant::MultiWalls room_walls) {
   using W = KernelVariant::MultiWalls;
@@ -104,7 +97,7 @@ std::vector<SourceNode> sources_for_timing(std::vector<SourceNode> sources) {
 TuneChoice autotune_room_on_device(const TuneChoice& bare, const Stencil& stencil, Precision precision, int nx,
                                    int ny, int nz, const RoomStep& step, const AutotuneOptions& options) {
   const FieldLayout L = make_layout(nx, ny, nz, halo_for(stencil), (int)bytes_of(precision));
-  std::vector<TuneCandidate> cands = room_candidates(bare, stencil, precision, room_walls_class(step.plan, L));
+  std::vector<TuneCandidate> cands = room_candidates(bare, stencil, precision, plan_walls_class(step.plan, L));
   // Kernels whose on-chip memory cannot hold this grid are not timed.
   cands.erase(std::remove_if(cands.begin() + 1, cands.end(),
                              [&](const TuneCandidate& c) {

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "boundary/boundary_plan.hpp"
-#include "core/field_layout.hpp"
 #include "cuda/autotune.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "wave/wave_solver.hpp"
@@ -42,15 +41,11 @@ TuneProblem room_problem(const TuneProblem& grid, const RoomStep& step);
 // (or its preferred block), with its own z chunks and with each of its room_z_waves. The
 // whole-step kernels are those that run every room (MultiWalls::All) and the on-chip ones
 // of the narrowest classes (ClassFaces, None) when `room_walls` (the room's own class:
-// room_walls_class) lies within theirs; the two-step passes (BoxFaces, WholeFaces) are not
+// plan_walls_class) lies within theirs; the two-step passes (BoxFaces, WholeFaces) are not
 // timed on rooms.
 std::vector<TuneCandidate> room_candidates(const TuneChoice& bare, const Stencil& stencil, Precision precision,
                                            KernelVariant::MultiWalls room_walls = KernelVariant::MultiWalls::All);
 
-// The narrowest MultiWalls class whose kernels run this plan in their whole-step launch
-// (as CudaWaveSolver decides it): None for no boundary or solid node, ClassFaces,
-// WholeFaces, BoxFaces, else All.
-KernelVariant::MultiWalls room_walls_class(const BoundaryPlan* plan, const FieldLayout& L);
 
 // The bare choice when the room's step is bare or no whole-step kernel runs the stencil;
 // else the faster on the room's step of `bare` and the whole-step kernels (cached). Throws

@@ -91,9 +91,10 @@ int box_wall_faces(const BoundaryPlan& plan, const FieldLayout& L) {
   return full;
 }
 
-bool box_wall_classes(const BoundaryPlan& plan, const FieldLayout& L) {
-  if (plan.empty()) return true;
-  if (box_wall_faces(plan, L) < 0) return false;
+namespace {
+
+// Whether the nodes of each face class share their air mask, count and admittance sum.
+bool face_classes_share_coefficients(const BoundaryPlan& plan, const FieldLayout& L) {
   std::array<int, kFaceClasses> first;
   first.fill(-1);
   for (size_t r = 0; r < plan.node.size(); ++r) {
@@ -108,6 +109,19 @@ bool box_wall_classes(const BoundaryPlan& plan, const FieldLayout& L) {
       return false;
   }
   return true;
+}
+
+}  // namespace
+
+bool box_wall_classes(const BoundaryPlan& plan, const FieldLayout& L) {
+  return plan.empty() || (box_wall_faces(plan, L) >= 0 && face_classes_share_coefficients(plan, L));
+}
+
+KernelVariant::MultiWalls plan_walls_class(const BoundaryPlan* plan, const FieldLayout& L) {
+  using W = KernelVariant::MultiWalls;
+  if (!plan || plan->empty()) return W::None;
+  if (box_wall_faces(*plan, L) >= 0) return face_classes_share_coefficients(*plan, L) ? W::ClassFaces : W::WholeFaces;
+  return plan_on_box_faces(*plan, L) ? W::BoxFaces : W::All;
 }
 
 std::vector<int> box_face_nodes(const FieldLayout& L, const std::vector<int64_t>& nodes) {

@@ -14,6 +14,7 @@
 #include "boundary/boundary_plan.hpp"
 #include "cuda/column_events.hpp"
 #include "cuda/device_buffer.hpp"
+#include "cuda/kernel_registry.hpp"
 #include "cuda/plane_events.hpp"
 #include "cuda/step_graph.hpp"
 #include "cuda/step_io.hpp"
@@ -221,6 +222,11 @@ int box_wall_faces(const BoundaryPlan& plan, const FieldLayout& L);
 // from its face class's coefficients alone (TiledStepData::class_table). An empty plan
 // has none to share: true.
 bool box_wall_classes(const BoundaryPlan& plan, const FieldLayout& L);
+
+// The narrowest KernelVariant::MultiWalls class whose kernels run this plan in their
+// whole-step launch (the solver's choice of path and the room tune's candidates): None for
+// no plan or an empty one, ClassFaces, WholeFaces, BoxFaces, else All.
+KernelVariant::MultiWalls plan_walls_class(const BoundaryPlan* plan, const FieldLayout& L);
 
 // The x faces' shared coefficients and the other boundary nodes, for a kernel that
 // updates the x faces' nodes off the y and z faces itself (TiledStepData::xwall,

@@ -6,6 +6,7 @@
 
 #include "boundary/boundary_plan.hpp"
 #include "cuda/room_autotune.hpp"
+#include "cuda/tiled_step.hpp"
 
 namespace ws {
 namespace {
@@ -111,25 +112,25 @@ TEST(RoomAutotune, OnChipKernelsOfNarrowClassesJoinTheRoomsTheyRun) {
 TEST(RoomAutotune, TheRoomsWallsClassFollowsItsPlan) {
   using W = KernelVariant::MultiWalls;
   const FieldLayout L = make_layout(13, 9, 7, 1, 4);
-  EXPECT_EQ(room_walls_class(nullptr, L), W::None);
+  EXPECT_EQ(plan_walls_class(nullptr, L), W::None);
   const BoundaryPlan none;
-  EXPECT_EQ(room_walls_class(&none, L), W::None);
+  EXPECT_EQ(plan_walls_class(&none, L), W::None);
   BoxWalls w;
   w.fill(WallCondition::with_absorption(0.2));
   w[3] = WallCondition::fixed();
   BoundaryPlan plan = make_boundary_plan(L, w, {}, 0.5);
-  EXPECT_EQ(room_walls_class(&plan, L), W::ClassFaces);
+  EXPECT_EQ(plan_walls_class(&plan, L), W::ClassFaces);
   const size_t r = (size_t)(std::find(plan.node.begin(), plan.node.end(), L.index(0, 4, 3)) - plan.node.begin());
   ASSERT_LT(r, plan.node.size());
   BoundaryPlan uneven = plan;
   uneven.beta_sum[r] *= 2.0;
-  EXPECT_EQ(room_walls_class(&uneven, L), W::WholeFaces);
+  EXPECT_EQ(plan_walls_class(&uneven, L), W::WholeFaces);
   BoundaryPlan gap = plan;
   gap.node.erase(gap.node.begin() + (long)r);
-  EXPECT_EQ(room_walls_class(&gap, L), W::BoxFaces);
+  EXPECT_EQ(plan_walls_class(&gap, L), W::BoxFaces);
   BoundaryPlan solid = plan;
   solid.solid.push_back(L.index(6, 4, 3));
-  EXPECT_EQ(room_walls_class(&solid, L), W::All);
+  EXPECT_EQ(plan_walls_class(&solid, L), W::All);
 }
 
 TEST(RoomAutotune, ABareRoomKeepsTheBareChoiceWithoutTiming) {
