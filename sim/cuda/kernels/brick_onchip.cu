@@ -450,6 +450,19 @@ std::string grid_error_brick(int nx, int ny, int nz, Precision p) {
 std::mutex fits_mutex;
 std::map<std::tuple<int, const void*, size_t>, int> fits_cache;  // (device, kernel, smem): blocks per SM
 
+// brick_layout's cut, found once per grid, precision and device: the search goes over every
+// cut of up to one brick per SM, and a launch comes with every advance (each frame of the
+// GUI's loop). A grid no cut holds throws each time, uncached.
+BrickGrid cached_layout(const FieldLayout& L, Precision p, const DeviceFacts& dev) {
+  static std::mutex m;
+  static std::map<std::tuple<int, int, int, int, int, size_t>, BrickGrid> cache;
+  const auto key = std::make_tuple(L.nx, L.ny, L.nz, (int)p, dev.sms, dev.smem_optin);
+  std::lock_guard<std::mutex> lock(m);
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, brick_layout(L, p, dev.sms, dev.smem_optin)).first;
+  return it->second;
+}
+
 // Queues the runs of `a` with one form of the kernel: its shared memory set, its residency
 // checked, the flags zeroed before each run, the sources' values before it and the taps'
 // sums after it. Returns the launches queued.
@@ -525,7 +538,7 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   const std::string why = block_error_brick(*a.stencil, precision_of<T>(), o.block);
   if (!why.empty()) throw std::invalid_argument("kernel 'brick_onchip': " + why);
   const DeviceFacts dev = onchip::device_facts();
-  const BrickGrid g = brick_layout(a.layout, precision_of<T>(), dev.sms, dev.smem_optin);
+  const BrickGrid g = cached_layout(a.layout, precision_of<T>(), dev);
   if ((long long)g.blocks() * 6 * g.face_max >= (1LL << kFaceShift))
     throw std::invalid_argument("kernel 'brick_onchip': " + std::to_string(g.blocks()) + " bricks' mailboxes of " +
                                 std::to_string(g.face_max) + " points a face pass its offsets' bits");
