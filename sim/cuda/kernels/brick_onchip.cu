@@ -390,41 +390,25 @@ __global__ void brick_tap_sums_kernel(const T* tap_value, int run, int ntaps, co
   }
 }
 
-// Flags, both parities of every brick's faces and a run's tap values, in the caller's
-// scratch fields when they hold them, else allocated on the stream for the launch.
+// A launch's memory besides the fields (onchip::LaunchScratch): the flags, both parities of
+// every brick's faces and a run's tap values.
 constexpr int kScratchFields = 2;  // KernelVariant::multi_scratch_fields
 
 template <class T>
-class BrickScratch {
- public:
-  BrickScratch(const MultiStepArgs<T>& a, const BrickGrid& g, int ntaps, cudaStream_t stream) : stream_(stream) {
-    const size_t flag_bytes = ((size_t)g.blocks() * sizeof(int) + 255) / 256 * 256;
-    const size_t mail_bytes = (2 * (size_t)g.blocks() * 6 * g.face_max * sizeof(T) + 255) / 256 * 256;
-    const size_t tap_bytes = (size_t)kTapRunSteps * ntaps * sizeof(T);
-    const size_t need = flag_bytes + mail_bytes + tap_bytes;
-    void* base = a.scratch;
-    if (!base || need > kScratchFields * (size_t)a.layout.total * sizeof(T)) {
-      CUDA_CHECK(cudaMallocAsync(&own_, need, stream));
-      base = own_;
-    }
-    unsigned char* b = reinterpret_cast<unsigned char*>(base);
-    flags = reinterpret_cast<int*>(b);
-    mail = reinterpret_cast<T*>(b + flag_bytes);
-    tap_value = reinterpret_cast<T*>(b + flag_bytes + mail_bytes);
-  }
-  ~BrickScratch() {
-    if (own_) (void)cudaFreeAsync(own_, stream_);  // a destructor does not throw; the stream reports later errors
-  }
-  BrickScratch(const BrickScratch&) = delete;
-  BrickScratch& operator=(const BrickScratch&) = delete;
+struct BrickScratch {
+  BrickScratch(const MultiStepArgs<T>& a, const BrickGrid& g, int ntaps, cudaStream_t stream)
+      : mem(a.scratch, kScratchFields * (size_t)a.layout.total * sizeof(T),
+            {(size_t)g.blocks() * sizeof(int), 2 * (size_t)g.blocks() * 6 * g.face_max * sizeof(T),
+             (size_t)kTapRunSteps * ntaps * sizeof(T)},
+            stream),
+        flags(mem.part<int>(0)),
+        mail(mem.part<T>(1)),
+        tap_value(mem.part<T>(2)) {}
 
-  int* flags = nullptr;
-  T* mail = nullptr;
-  T* tap_value = nullptr;
-
- private:
-  cudaStream_t stream_;
-  void* own_ = nullptr;
+  onchip::LaunchScratch mem;
+  int* flags;
+  T* mail;
+  T* tap_value;
 };
 
 std::string block_error_brick(const Stencil&, Precision, const BlockShape& b) {

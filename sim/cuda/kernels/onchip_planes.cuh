@@ -13,8 +13,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 
 #include "boundary/boundary_node.cuh"
@@ -403,6 +405,47 @@ __device__ __forceinline__ int load_acquire(const int* p) {
 __device__ __forceinline__ void store_release(int* p, int v) {
   asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
+
+// Stream-ordered memory for one launch of a persistent kernel, cut into parts of the given
+// sizes (each from a 256-byte boundary): the caller's scratch fields (`fields`, of
+// `fields_bytes`; KernelVariant::multi_scratch_fields) when they hold every part, else
+// memory allocated on the stream for the launch and freed after it (a single step, or a
+// run too short for the solver to have made its scratch).
+class LaunchScratch {
+ public:
+  static constexpr int kMaxParts = 4;
+  LaunchScratch(void* fields, size_t fields_bytes, std::initializer_list<size_t> parts, cudaStream_t stream)
+      : stream_(stream) {
+    size_t need = 0;
+    int n = 0;
+    for (size_t bytes : parts) {
+      if (n == kMaxParts) throw std::logic_error("LaunchScratch: more than 4 parts");
+      offset_[n++] = need;
+      need += (bytes + 255) / 256 * 256;
+    }
+    base_ = static_cast<unsigned char*>(fields);
+    if (!base_ || need > fields_bytes) {
+      CUDA_CHECK(cudaMallocAsync(&own_, need, stream));
+      base_ = static_cast<unsigned char*>(own_);
+    }
+  }
+  ~LaunchScratch() {
+    if (own_) (void)cudaFreeAsync(own_, stream_);  // a destructor does not throw; the stream reports later errors
+  }
+  LaunchScratch(const LaunchScratch&) = delete;
+  LaunchScratch& operator=(const LaunchScratch&) = delete;
+
+  template <class U>
+  U* part(int i) const {
+    return reinterpret_cast<U*>(base_ + offset_[i]);
+  }
+
+ private:
+  cudaStream_t stream_;
+  unsigned char* base_ = nullptr;
+  size_t offset_[kMaxParts] = {};
+  void* own_ = nullptr;
+};
 
 // The device facts the launches need, cached per device.
 struct DeviceFacts {

@@ -315,43 +315,25 @@ std::string grid_error_spread(int nx, int ny, int nz, Precision p) {
   return "";
 }
 
-// The flags, both parities of every plane in the on-chip layout and each block's list of
-// rows with events (Room::Faces), in the caller's scratch fields when they hold them, else
-// in memory allocated on the stream for the launch (a single step, or a run too short for
-// the solver to have made its scratch) and freed after it.
+// A launch's memory besides the fields (onchip::LaunchScratch): the flags, both parities of
+// every plane in the on-chip layout and each block's list of rows with events (Room::Faces).
 constexpr int kScratchFields = 3;  // KernelVariant::multi_scratch_fields
 
 template <class T>
-class EdgeScratch {
- public:
+struct EdgeScratch {
   EdgeScratch(const MultiStepArgs<T>& a, const OnChipLayout& g, bool lists_needed, cudaStream_t stream)
-      : stream_(stream) {
-    const size_t flag_bytes = ((size_t)g.blocks * sizeof(int) + 255) / 256 * 256;
-    const size_t edge_bytes = (2 * (size_t)a.layout.nz * g.plane * sizeof(T) + 255) / 256 * 256;
-    const size_t list_bytes = lists_needed ? (size_t)g.blocks * g.vx * a.layout.ny * sizeof(int) : 0;
-    const size_t need = flag_bytes + edge_bytes + list_bytes;
-    void* base = a.scratch;
-    if (!base || need > kScratchFields * (size_t)a.layout.total * sizeof(T)) {
-      CUDA_CHECK(cudaMallocAsync(&own_, need, stream));
-      base = own_;
-    }
-    flags = reinterpret_cast<int*>(base);
-    edges = reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(base) + flag_bytes);
-    lists = reinterpret_cast<int*>(reinterpret_cast<unsigned char*>(base) + flag_bytes + edge_bytes);
-  }
-  ~EdgeScratch() {
-    if (own_) (void)cudaFreeAsync(own_, stream_);  // a destructor does not throw; the stream reports later errors
-  }
-  EdgeScratch(const EdgeScratch&) = delete;
-  EdgeScratch& operator=(const EdgeScratch&) = delete;
+      : mem(a.scratch, kScratchFields * (size_t)a.layout.total * sizeof(T),
+            {(size_t)g.blocks * sizeof(int), 2 * (size_t)a.layout.nz * g.plane * sizeof(T),
+             lists_needed ? (size_t)g.blocks * g.vx * a.layout.ny * sizeof(int) : 0},
+            stream),
+        flags(mem.part<int>(0)),
+        edges(mem.part<T>(1)),
+        lists(mem.part<int>(2)) {}
 
-  int* flags = nullptr;
-  T* edges = nullptr;
-  int* lists = nullptr;
-
- private:
-  cudaStream_t stream_;
-  void* own_ = nullptr;
+  LaunchScratch mem;
+  int* flags;
+  T* edges;
+  int* lists;
 };
 
 std::mutex fits_mutex;
