@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "boundary/boundary_plan.hpp"
@@ -54,52 +55,69 @@ TEST(BrickOnchip, WithAnObstacleRunsStepByStepAndMatches) {
   multi_step::compare(Precision::Float, 1e-5, "brick_onchip", multi_step::Room::WallsAndObstacle, kBrickBlock);
 }
 
-struct OddRun {
+struct GridRun {
   std::vector<double> cur, prev;
   std::vector<std::vector<double>> rec;
 };
 
-// 61 x 47 x 53 points from random fields (bricks of uneven sizes, the last of each axis
-// smaller), analytic sources in a corner, on a face and inside, trilinear receivers at
-// several places (some straddle bricks whatever the cut), in advances of odd lengths.
-OddRun run_odd(Precision p, const std::string& kernel) {
+// `kernel` on an nx x ny x nz grid from random fields (seeds `seed` and `seed` + 1) with
+// these sources and receivers, over `advances`: the fields at the end and every step's
+// receiver samples.
+GridRun run_grid(Precision p, const std::string& kernel, int nx, int ny, int nz, const std::vector<SourceNode>& src,
+                 const std::vector<ReceiverTaps>& taps, const std::vector<int>& advances, int seed) {
   const Stencil st = make_stencil("7pt");
-  auto s = make_cuda_solver(p, st, 61, 47, 53, st.courant_max, multi_step::kDt, kernel);
-  SourceSignal g;
-  g.kind = SignalKind::Gaussian;
-  g.width_s = 3 * multi_step::kDt;
-  g.delay_s = 8 * multi_step::kDt;
-  s->set_sources({{{0, 0, 0}, g, 1.0, Injection::Value, nullptr},
-                  {{30, 46, 20}, g, 0.5, Injection::Difference, nullptr},
-                  {{31, 23, 26}, g, 0.8, Injection::Value, nullptr},
-                  {{32, 23, 26}, g, 0.3, Injection::Value, nullptr}});
-  std::vector<ReceiverTaps> rec;
-  for (int q = 0; q < 6; ++q) {
-    ReceiverTaps t;
-    const int i0 = 5 + 9 * q, j0 = 3 + 7 * q, k0 = 2 + 8 * q;
-    for (int c = 0; c < 8; ++c) t.push_back({{i0 + (c & 1), j0 + ((c >> 1) & 1), k0 + (c >> 2)}, 0.1 + 0.02 * c});
-    rec.push_back(t);
-  }
-  rec.push_back({{{60, 46, 52}, 1.0}});
-  s->set_receiver_taps(rec);
-  s->write_state(testing::random_field(s->layout(), 81), testing::random_field(s->layout(), 82), 0);
-  OddRun r;
-  r.rec.assign(rec.size(), {});
-  for (int n : {1, 6, 301, 2}) {
+  auto s = make_cuda_solver(p, st, nx, ny, nz, st.courant_max, multi_step::kDt, kernel);
+  s->set_sources(src);
+  s->set_receiver_taps(taps);
+  s->write_state(testing::random_field(s->layout(), seed), testing::random_field(s->layout(), seed + 1), 0);
+  GridRun r;
+  r.rec.assign(taps.size(), {});
+  for (int n : advances) {
     s->advance(n);
     auto got = s->take_receiver_samples();
-    for (size_t q = 0; q < rec.size(); ++q) r.rec[q].insert(r.rec[q].end(), got[q].begin(), got[q].end());
+    for (size_t q = 0; q < taps.size(); ++q) r.rec[q].insert(r.rec[q].end(), got[q].begin(), got[q].end());
   }
   s->read_state(r.cur, r.prev);
   return r;
+}
+
+SourceSignal gaussian(int delay_steps) {
+  SourceSignal g;
+  g.kind = SignalKind::Gaussian;
+  g.width_s = 3 * multi_step::kDt;
+  g.delay_s = delay_steps * multi_step::kDt;
+  return g;
+}
+
+// Trilinear taps of the cell with lowest corner (i0, j0, k0), weight w0 + dw * corner.
+ReceiverTaps trilinear(int i0, int j0, int k0, double w0, double dw) {
+  ReceiverTaps t;
+  for (int c = 0; c < 8; ++c) t.push_back({{i0 + (c & 1), j0 + ((c >> 1) & 1), k0 + (c >> 2)}, w0 + dw * c});
+  return t;
+}
+
+// 61 x 47 x 53 points from random fields (bricks of uneven sizes, the last of each axis
+// smaller), analytic sources in a corner, on a face and inside, trilinear receivers at
+// several places (some straddle bricks whatever the cut), in advances of odd lengths.
+GridRun run_odd(Precision p, const std::string& kernel) {
+  const SourceSignal g = gaussian(8);
+  std::vector<ReceiverTaps> rec;
+  for (int q = 0; q < 6; ++q) rec.push_back(trilinear(5 + 9 * q, 3 + 7 * q, 2 + 8 * q, 0.1, 0.02));
+  rec.push_back({{{60, 46, 52}, 1.0}});
+  return run_grid(p, kernel, 61, 47, 53,
+                  {{{0, 0, 0}, g, 1.0, Injection::Value, nullptr},
+                   {{30, 46, 20}, g, 0.5, Injection::Difference, nullptr},
+                   {{31, 23, 26}, g, 0.8, Injection::Value, nullptr},
+                   {{32, 23, 26}, g, 0.3, Injection::Value, nullptr}},
+                  rec, {1, 6, 301, 2}, 81);
 }
 
 TEST(BrickOnchip, OddGridWithStraddlingReceiversMatchesBitForBit) {
   WS_REQUIRE_GPU();
   const Stencil st = make_stencil("7pt");
   for (Precision p : {Precision::Float, Precision::Double}) {
-    const OddRun ref = run_odd(p, default_kernel_for(st, p));
-    const OddRun got = run_odd(p, "brick_onchip");
+    const GridRun ref = run_odd(p, default_kernel_for(st, p));
+    const GridRun got = run_odd(p, "brick_onchip");
     long long field_bits = 0, rec_bits = 0;
     double peak = 0;
     ASSERT_EQ(got.cur.size(), ref.cur.size());
@@ -125,27 +143,19 @@ TEST(BrickOnchip, OddGridWithStraddlingReceiversMatchesBitForBit) {
 TEST(BrickOnchip, LargeBricksMatchTheStepPathBitForBit) {
   WS_REQUIRE_GPU();
   const Stencil st = make_stencil("7pt");
+  const SourceSignal g = gaussian(8);
   std::vector<double> cur[2], prev[2];
   std::vector<std::vector<double>> rec[2];
   for (int which = 0; which < 2; ++which) {
-    auto s = make_cuda_solver(Precision::Float, st, 150, 150, 128, st.courant_max, multi_step::kDt,
-                              which == 0 ? default_kernel_for(st, Precision::Float) : std::string("brick_onchip"));
-    SourceSignal g;
-    g.kind = SignalKind::Gaussian;
-    g.width_s = 3 * multi_step::kDt;
-    g.delay_s = 8 * multi_step::kDt;
-    s->set_sources({{{75, 60, 52}, g, 1.0, Injection::Value, nullptr}, {{29, 30, 25}, g, 0.5, Injection::Value, nullptr}});
-    ReceiverTaps spread;
-    for (int c = 0; c < 8; ++c) spread.push_back({{29 + (c & 1), 29 + ((c >> 1) & 1), 25 + (c >> 2)}, 0.125});
-    s->set_receiver_taps({spread, {{{149, 149, 127}, 1.0}}});
-    s->write_state(testing::random_field(s->layout(), 91), testing::random_field(s->layout(), 92), 0);
-    rec[which].assign(2, {});
-    for (int n : {1, 7, 260}) {
-      s->advance(n);
-      auto got = s->take_receiver_samples();
-      for (int q = 0; q < 2; ++q) rec[which][q].insert(rec[which][q].end(), got[q].begin(), got[q].end());
-    }
-    s->read_state(cur[which], prev[which]);
+    GridRun r = run_grid(Precision::Float,
+                         which == 0 ? default_kernel_for(st, Precision::Float) : std::string("brick_onchip"), 150, 150,
+                         128,
+                         {{{75, 60, 52}, g, 1.0, Injection::Value, nullptr},
+                          {{29, 30, 25}, g, 0.5, Injection::Value, nullptr}},
+                         {trilinear(29, 29, 25, 0.125, 0.0), {{{149, 149, 127}, 1.0}}}, {1, 7, 260}, 91);
+    cur[which] = std::move(r.cur);
+    prev[which] = std::move(r.prev);
+    rec[which] = std::move(r.rec);
   }
   long long field_bits = 0;
   for (size_t q = 0; q < cur[0].size(); ++q) field_bits += (cur[1][q] != cur[0][q]) + (prev[1][q] != prev[0][q]);
@@ -170,34 +180,22 @@ TEST(BrickOnchip, ABrickWithMoreSourcesAndTapsThanItListsMatchesBitForBit) {
     GTEST_SKIP() << "this GPU cuts 64^3 into bricks of " << cut.sx << "x" << cut.sy << "x" << cut.sz
                  << ", smaller than the 32x8x8 the test's sources and receivers fill";
   const Stencil st = make_stencil("7pt");
+  const SourceSignal g = gaussian(6);
+  std::vector<SourceNode> src;
+  std::vector<ReceiverTaps> taps;
+  for (int n = 0; n < 40; ++n) {
+    src.push_back({{(7 * n) % 32, n % 8, n / 8}, g, 0.1 + 0.01 * n, Injection::Value, nullptr});
+    taps.push_back(trilinear((5 * n) % 31, n % 7, (n / 7) % 7, 0.125, 0.0));
+  }
   std::vector<double> cur[2], prev[2];
   std::vector<std::vector<double>> rec[2];
   for (int which = 0; which < 2; ++which) {
-    auto s = make_cuda_solver(Precision::Float, st, 64, 64, 64, st.courant_max, multi_step::kDt,
-                              which == 0 ? default_kernel_for(st, Precision::Float) : std::string("brick_onchip"));
-    SourceSignal g;
-    g.kind = SignalKind::Gaussian;
-    g.width_s = 3 * multi_step::kDt;
-    g.delay_s = 6 * multi_step::kDt;
-    std::vector<SourceNode> src;
-    std::vector<ReceiverTaps> taps;
-    for (int n = 0; n < 40; ++n) {
-      src.push_back({{(7 * n) % 32, n % 8, n / 8}, g, 0.1 + 0.01 * n, Injection::Value, nullptr});
-      ReceiverTaps t;
-      const int i0 = (5 * n) % 31, j0 = n % 7, k0 = (n / 7) % 7;
-      for (int c = 0; c < 8; ++c) t.push_back({{i0 + (c & 1), j0 + ((c >> 1) & 1), k0 + (c >> 2)}, 0.125});
-      taps.push_back(t);
-    }
-    s->set_sources(src);
-    s->set_receiver_taps(taps);
-    s->write_state(testing::random_field(s->layout(), 93), testing::random_field(s->layout(), 94), 0);
-    rec[which].assign(taps.size(), {});
-    for (int n : {3, 260}) {
-      s->advance(n);
-      auto got = s->take_receiver_samples();
-      for (size_t q = 0; q < taps.size(); ++q) rec[which][q].insert(rec[which][q].end(), got[q].begin(), got[q].end());
-    }
-    s->read_state(cur[which], prev[which]);
+    GridRun r = run_grid(Precision::Float,
+                         which == 0 ? default_kernel_for(st, Precision::Float) : std::string("brick_onchip"), 64, 64, 64,
+                         src, taps, {3, 260}, 93);
+    cur[which] = std::move(r.cur);
+    prev[which] = std::move(r.prev);
+    rec[which] = std::move(r.rec);
   }
   EXPECT_TRUE(cur[1] == cur[0]) << "u^n differs";
   EXPECT_TRUE(prev[1] == prev[0]) << "u^{n-1} differs";
