@@ -431,8 +431,6 @@ std::string grid_error_brick(int nx, int ny, int nz, Precision p) {
   return "";
 }
 
-std::mutex fits_mutex;
-std::map<std::tuple<int, const void*, size_t>, int> fits_cache;  // (device, kernel, smem): blocks per SM
 
 // brick_layout's cut, found once per grid, precision and device: the search goes over every
 // cut of up to one brick per SM, and a launch comes with every advance (each frame of the
@@ -455,23 +453,7 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, const MultiStepArgs<T>&
                const BrickGrid& g, T w, bool values, int ntaps, const DeviceFacts& dev, cudaStream_t stream) {
   const void* kernel = (const void*)kernel_fn;
   const size_t smem = brick_smem_bytes(g, (int)sizeof(T));
-  {
-    int devno = 0;
-    CUDA_CHECK(cudaGetDevice(&devno));
-    std::lock_guard<std::mutex> lock(fits_mutex);
-    const auto key = std::make_tuple(devno, kernel, smem);
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    auto it = fits_cache.find(key);
-    if (it == fits_cache.end()) {
-      int per_sm = 0;
-      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem));
-      it = fits_cache.emplace(key, per_sm).first;
-    }
-    if ((long long)it->second * dev.sms < g.blocks())
-      throw std::invalid_argument("kernel 'brick_onchip': this device cannot keep " + std::to_string(g.blocks()) +
-                                  " blocks of " + std::to_string(kThreads) + " threads and " +
-                                  std::to_string(smem >> 10) + " KiB of shared memory resident at once");
-  }
+  onchip::ensure_resident(kernel, kThreads, smem, g.blocks(), dev, "brick_onchip");
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeCooperative;
   attr[0].val.cooperative = 1;

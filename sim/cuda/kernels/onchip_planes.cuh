@@ -18,6 +18,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "boundary/boundary_node.cuh"
 #include "core/cuda_check.hpp"
@@ -473,6 +474,31 @@ inline DeviceFacts device_facts() {
   CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   f.smem_optin = (size_t)optin;
   return cache[dev] = f;
+}
+
+// Sets `kernel`'s dynamic shared memory to `smem` bytes and checks that `blocks` blocks of
+// `threads` threads can be resident at once, as a cooperative launch needs (the occupancy
+// is cached per device, kernel, block and shared memory); throws std::invalid_argument
+// naming the kernel `id` and the sizes when they cannot.
+inline void ensure_resident(const void* kernel, int threads, size_t smem, int blocks, const DeviceFacts& dev,
+                            const char* id) {
+  static std::mutex m;
+  static std::map<std::tuple<int, const void*, int, size_t>, int> per_sm_cache;
+  int devno = 0;
+  CUDA_CHECK(cudaGetDevice(&devno));
+  std::lock_guard<std::mutex> lock(m);
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  const auto key = std::make_tuple(devno, kernel, threads, smem);
+  auto it = per_sm_cache.find(key);
+  if (it == per_sm_cache.end()) {
+    int per_sm = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+    it = per_sm_cache.emplace(key, per_sm).first;
+  }
+  if ((long long)it->second * dev.sms < blocks)
+    throw std::invalid_argument(std::string("kernel '") + id + "': this device cannot keep " + std::to_string(blocks) +
+                                " blocks of " + std::to_string(threads) + " threads and " +
+                                std::to_string(smem >> 10) + " KiB of shared memory resident at once");
 }
 
 // The row layout of the grid's planes on chip (OnChipLayout's vx, pitch and plane).

@@ -336,8 +336,6 @@ struct EdgeScratch {
   int* lists;
 };
 
-std::mutex fits_mutex;
-std::map<std::tuple<int, const void*, int, size_t>, int> fits_cache;  // (dev, kernel, threads, smem): blocks per SM
 
 template <class T>
 int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t stream) {
@@ -371,23 +369,7 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
                                              : (const void*)spread_onchip_kernel<T, Room::Faces>;
   const size_t smem = spread_smem_bytes<T>(g);
   const int threads = o.block.threads();
-  {
-    int devno = 0;
-    CUDA_CHECK(cudaGetDevice(&devno));
-    std::lock_guard<std::mutex> lock(fits_mutex);
-    const auto key = std::make_tuple(devno, kernel, threads, smem);
-    auto it = fits_cache.find(key);
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    if (it == fits_cache.end()) {
-      int per_sm = 0;
-      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
-      it = fits_cache.emplace(key, per_sm).first;
-    }
-    if ((long long)it->second * dev.sms < g.blocks)
-      throw std::invalid_argument("kernel 'spread_onchip': this device cannot keep " + std::to_string(g.blocks) +
-                                  " blocks of " + std::to_string(threads) + " threads and " +
-                                  std::to_string(smem >> 10) + " KiB of shared memory resident at once");
-  }
+  ensure_resident(kernel, threads, smem, g.blocks, dev, "spread_onchip");
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeCooperative;
   attr[0].val.cooperative = 1;
