@@ -7,9 +7,11 @@
 //
 // A step of a block: the brick's shell (every point on its six faces) first, its faces
 // into the brick's mailbox in global memory (two parities: a face of u^{n+1} never
-// overwrites the u^n a neighbour may still read) and the block's flag raised to the steps
-// published; then the inside while the flags travel; then a wait on the (up to six)
-// neighbours' flags and their faces into the halo. Every per-step index (the thread's
+// overwrites the u^n a neighbour may still read), each value in a word tagged with its step
+// (tagged_mailbox.cuh); then the inside while the faces travel; then the (up to six)
+// neighbours' faces into the halo, each word polled until it carries this step's tag. No
+// flag and no fence: on the H200 that took a 64^3 step from 2.14 to 1.37 us
+// (docs/benchmarks.md). Every per-step index (the thread's
 // shell points, inner column and face elements) is found once per launch and kept in
 // registers: no integer division in the step loop. The inner rows are padded to whole
 // warps, so that no warp spans two rows, whose words would share banks (two wavefronts a
@@ -24,11 +26,11 @@
 // (onchip::launch_source_runs), one thread of the owning block in source order, to the
 // shell's nodes before it is published and to the inner ones after the inside. Receivers:
 // each tap's value of u^{n+1} is stored by the block owning its node for every step of the
-// run, and a small kernel after the run sums each receiver's taps in tap order in double,
+// run (at the start of the next step, which needs no barrier of its own), and a small kernel after the run sums each receiver's taps in tap order in double,
 // the expression of receiver_sample (step_io.hpp): the same bits as every other kernel,
 // whichever bricks the taps fall in.
 //
-// The launch is cooperative: every block is resident at once, which the flags need.
+// The launch is cooperative: every block is resident at once, which the polling needs.
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -45,6 +47,7 @@
 #include "cuda/kernels/multi_step_one.hpp"
 #include "cuda/kernels/onchip_planes.cuh"
 #include "cuda/kernels/seven_point.hpp"
+#include "cuda/kernels/tagged_mailbox.cuh"
 #include "cuda/step_graph.hpp"
 #include "cuda/step_io.hpp"
 #include "cuda/tiled_step.hpp"
@@ -54,8 +57,7 @@ namespace ws {
 namespace {
 
 using onchip::DeviceFacts;
-using onchip::load_acquire;
-using onchip::store_release;
+using onchip::TaggedWord;
 
 constexpr int kThreads = kBrickThreads;
 constexpr BrickReach kSmall = kBrickSmall, kLarge = kBrickLarge;
@@ -112,7 +114,8 @@ struct BrickClasses<T, false> {};
 template <class T, int kShellPerThread, int kColsPerThread, int kFacePerThread, bool kWalls>
 __global__ void __launch_bounds__(kThreads, 1)
     brick_onchip_kernel(T* cur, T* prev, int steps, FieldLayout L, T w, BrickGrid g, BrickIo<T> io,
-                        BrickClasses<T, kWalls> classes, T* mail, int* flags) {
+                        BrickClasses<T, kWalls> classes, typename TaggedWord<T>::Word* mail) {
+  using Word = typename TaggedWord<T>::Word;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* A = reinterpret_cast<T*>(smem_raw);  // u^n, with the face halos
   T* B = A + g.cells;                     // u^{n-1}, then u^{n+1}
@@ -261,6 +264,24 @@ __global__ void __launch_bounds__(kThreads, 1)
   const T* const src_value = io.src_value;
   const DeviceSource* const src = io.src;
   const int nsrc = io.nsrc;
+  // The taps' values of u^{n+1} of step s (after the sources), read from `u` (the A of the
+  // next step, which nothing writes during it), for the sums after the run.
+  const DeviceTap* const taps = io.taps;
+  const int ntaps = io.ntaps;
+  T* const tap_value = io.tap_value;
+  auto record_taps = [=](int s, const T* u) {
+    if (ntaps <= 0) return;
+    T* tv = tap_value + (size_t)s * ntaps;
+    if (ntap_listed >= 0) {
+      for (int n = t; n < ntap_listed; n += kThreads) tv[tap_list[2 * n]] = u[tap_list[2 * n + 1]];
+      return;
+    }
+    for (int e = t; e < ntaps; e += kThreads) {
+      const FieldLayout::Point q = L.point(taps[e].index);
+      if (q.i >= x0 && q.i < x0 + bx && q.j >= y0 && q.j < y0 + by && q.k >= z0 && q.k < z0 + bz)
+        tv[e] = u[cell(g, q.i - x0, q.j - y0, q.k - z0)];
+    }
+  };
   auto add_sources = [=, &B](int s, bool on_shell) {
     if (t != 0) return;
     const T* v = src_value + (size_t)s * nsrc;
@@ -279,6 +300,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   };
 
   for (int s = 0; s < steps; ++s) {
+    if (s > 0) record_taps(s - 1, A);
+    const unsigned tag = (unsigned)s + 1u;
 #pragma unroll
     for (int i = 0; i < kShellPerThread; ++i) {
       if (shell[i] < 0) continue;
@@ -302,15 +325,11 @@ __global__ void __launch_bounds__(kThreads, 1)
       add_sources(s, true);
       __syncthreads();
     }
-    T* out = mail + (size_t)((s + 1) & 1) * half;
+    Word* out = mail + (size_t)((s + 1) & 1) * half;
 #pragma unroll
     for (int i = 0; i < kFacePerThread; ++i)
-      if (out_cell[i] >= 0) __stcg(out + (out_mail[i] & ((1 << kFaceShift) - 1)), B[out_cell[i]]);
-    __syncthreads();
-    if (t == 0) {
-      __threadfence();
-      store_release(flags + r, s + 1);
-    }
+      if (out_cell[i] >= 0)
+        onchip::publish<T>(out + (out_mail[i] & ((1 << kFaceShift) - 1)), B[out_cell[i]], tag);
 #pragma unroll
     for (int i = 0; i < kColsPerThread; ++i) {
       int o = col[i];
@@ -328,40 +347,27 @@ __global__ void __launch_bounds__(kThreads, 1)
       __syncthreads();
       add_sources(s, false);
     }
-    if (t < 6 && nb[t] >= 0)
-      while (load_acquire(flags + nb[t]) < s + 1) {
-      }
-    __syncthreads();
-    // The neighbours' faces of u^{n+1}, every load issued before any store.
-    // The neighbour across face f published its opposite face, f ^ 1.
-    T v[kFacePerThread];
+    // The neighbours' faces of u^{n+1}: every word's first load issued before any is
+    // polled again. The neighbour across face f published its opposite face, f ^ 1. (The
+    // halo cells these fill are read by no one until the barrier below.)
+    Word v[kFacePerThread];
+#pragma unroll
+    for (int i = 0; i < kFacePerThread; ++i)
+      if (out_cell[i] >= 0)
+        v[i] = onchip::load_relaxed(out + (out_mail[i] & ((1 << kFaceShift) - 1)) + mail_step[out_mail[i] >> kFaceShift]);
 #pragma unroll
     for (int i = 0; i < kFacePerThread; ++i)
       if (out_cell[i] >= 0) {
-        const int f = out_mail[i] >> kFaceShift;
-        v[i] = __ldcg(out + (out_mail[i] & ((1 << kFaceShift) - 1)) + mail_step[f]);
+        const Word* in = out + (out_mail[i] & ((1 << kFaceShift) - 1)) + mail_step[out_mail[i] >> kFaceShift];
+        while (!TaggedWord<T>::tagged(v[i], tag)) v[i] = onchip::load_relaxed(in);
+        B[out_cell[i] + halo_step[out_mail[i] >> kFaceShift]] = TaggedWord<T>::value(v[i]);
       }
-#pragma unroll
-    for (int i = 0; i < kFacePerThread; ++i)
-      if (out_cell[i] >= 0) B[out_cell[i] + halo_step[out_mail[i] >> kFaceShift]] = v[i];
-    // The taps' values of u^{n+1} (after the sources), for the sums after the run.
-    if (io.ntaps > 0) {
-      T* tv = io.tap_value + (size_t)s * io.ntaps;
-      if (ntap_listed >= 0) {
-        for (int n = t; n < ntap_listed; n += kThreads) tv[tap_list[2 * n]] = B[tap_list[2 * n + 1]];
-      } else {
-        for (int e = t; e < io.ntaps; e += kThreads) {
-          const FieldLayout::Point q = L.point(io.taps[e].index);
-          if (q.i >= x0 && q.i < x0 + bx && q.j >= y0 && q.j < y0 + by && q.k >= z0 && q.k < z0 + bz)
-            tv[e] = B[cell(g, q.i - x0, q.j - y0, q.k - z0)];
-        }
-      }
-    }
     __syncthreads();
     T* tmp = A;
     A = B;
     B = tmp;
   }
+  if (steps > 0) record_taps(steps - 1, A);
   // A = u^{n+steps}, B = u^{n+steps-1}, back where the two-grid scheme leaves them: each
   // step writes u^{n+1} over u^{n-1}, so after an odd run the newest field is in `prev`.
   T* newest = (steps & 1) ? prev : cur;
@@ -390,24 +396,23 @@ __global__ void brick_tap_sums_kernel(const T* tap_value, int run, int ntaps, co
   }
 }
 
-// A launch's memory besides the fields (onchip::LaunchScratch): the flags, both parities of
-// every brick's faces and a run's tap values.
+// A launch's memory besides the fields (onchip::LaunchScratch): both parities of every
+// brick's faces in tagged words and a run's tap values.
 constexpr int kScratchFields = 2;  // KernelVariant::multi_scratch_fields
 
 template <class T>
 struct BrickScratch {
   BrickScratch(const MultiStepArgs<T>& a, const BrickGrid& g, int ntaps, cudaStream_t stream)
       : mem(a.scratch, kScratchFields * (size_t)a.layout.total * sizeof(T),
-            {(size_t)g.blocks() * sizeof(int), 2 * (size_t)g.blocks() * 6 * g.face_max * sizeof(T),
-             (size_t)kTapRunSteps * ntaps * sizeof(T)},
-            stream),
-        flags(mem.part<int>(0)),
-        mail(mem.part<T>(1)),
-        tap_value(mem.part<T>(2)) {}
+            {mail_bytes(g), (size_t)kTapRunSteps * ntaps * sizeof(T)}, stream),
+        mail(mem.part<Word>(0)),
+        tap_value(mem.part<T>(1)) {}
+
+  using Word = typename TaggedWord<T>::Word;
+  static size_t mail_bytes(const BrickGrid& g) { return 2 * (size_t)g.blocks() * 6 * g.face_max * sizeof(Word); }
 
   onchip::LaunchScratch mem;
-  int* flags;
-  T* mail;
+  Word* mail;
   T* tap_value;
 };
 
@@ -446,7 +451,7 @@ BrickGrid cached_layout(const FieldLayout& L, Precision p, const DeviceFacts& de
 }
 
 // Queues the runs of `a` with one form of the kernel: its shared memory set, its residency
-// checked, the flags zeroed before each run, the sources' values before it and the taps'
+// checked, the mailboxes' words zeroed before each run (no tag left from before), the sources' values before it and the taps'
 // sums after it. Returns the launches queued.
 template <class T, class Kernel, class Classes>
 int run_bricks(Kernel kernel_fn, const Classes& classes, const MultiStepArgs<T>& a, const TiledStepData<T>& io,
@@ -477,7 +482,7 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, const MultiStepArgs<T>&
     d.slot0 = io.slot0 + s0;
     launches += onchip::launch_source_runs(part, d, values, stream, [&](const TiledStepData<T>& rd, T* c, T* p,
                                                                         int run) {
-      CUDA_CHECK(cudaMemsetAsync(parts.flags, 0, (size_t)g.blocks() * sizeof(int), stream));
+      CUDA_CHECK(cudaMemsetAsync(parts.mail, 0, BrickScratch<T>::mail_bytes(g), stream));
       BrickIo<T> bio;
       bio.src = rd.src;
       bio.src_value = rd.src_value;
@@ -485,8 +490,7 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, const MultiStepArgs<T>&
       bio.taps = rd.taps;
       bio.ntaps = ntaps;
       bio.tap_value = parts.tap_value;
-      CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel_fn, c, p, run, a.layout, w, g, bio, classes, parts.mail,
-                                    parts.flags));
+      CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel_fn, c, p, run, a.layout, w, g, bio, classes, parts.mail));
       if (ntaps > 0) {
         const int n = run * rd.nrec;
         brick_tap_sums_kernel<T><<<std::min((n + 255) / 256, 1024), 256, 0, stream>>>(
