@@ -65,4 +65,54 @@ BrickGrid brick_layout(const FieldLayout& L, Precision p, int sms, size_t smem_o
   return best;
 }
 
+int brick_pair_outbox(int sx, int sy, int sz) {
+  return 4 * (sy * sz + sx * sz + sx * sy) + 4 * (sx + sy + sz);
+}
+
+size_t brick_pair_smem_bytes(const BrickGrid& g, int elem_bytes) {
+  const size_t vol = (size_t)g.sx * g.sy * g.sz;
+  const size_t ring = 2 * ((size_t)g.sy * g.sz + (size_t)g.sx * g.sz + (size_t)g.sx * g.sy);
+  const size_t out = (size_t)brick_pair_outbox(g.sx, g.sy, g.sz);
+  auto up16 = [](size_t b) { return (b + 15) / 16 * 16; };
+  return up16(2 * (size_t)g.cells * elem_bytes) + up16(2 * (vol + ring)) + up16(2 * vol) + up16(2 * out) +
+         up16(6 * out) + sizeof(int) * (3 * kBrickListedSources + 2 * kBrickListedTaps) + 128 * sizeof(int);
+}
+
+BrickGrid brick_pair_layout(const FieldLayout& L, Precision p, int sms, size_t smem_optin) {
+  const int elem_bytes = (int)bytes_of(p);
+  BrickGrid best;
+  double best_cost = 1e300;
+  for (int px = 1; px <= sms && px <= L.nx; ++px)
+    for (int py = 1; px * py <= sms && py <= L.ny; ++py)
+      for (int pz = 1; px * py * pz <= sms && pz <= L.nz; ++pz) {
+        BrickGrid g;
+        g.px = px, g.py = py, g.pz = pz;
+        g.sx = (L.nx + px - 1) / px, g.sy = (L.ny + py - 1) / py, g.sz = (L.nz + pz - 1) / pz;
+        // Every brick at least 2 points a side (a face's two layers are its own).
+        const int lx = L.nx - g.sx * (px - 1), ly = L.ny - g.sy * (py - 1), lz = L.nz - g.sz * (pz - 1);
+        if (lx < 2 || ly < 2 || lz < 2) continue;
+        g.PX = g.sx + 4;
+        g.PS = g.PX * (g.sy + 4);
+        g.cells = g.PS * (g.sz + 4);
+        if (g.cells > 65536) continue;  // 16-bit offsets
+        if (brick_pair_smem_bytes(g, elem_bytes) > smem_optin) continue;
+        // A pair of steps: the first step's cells, the second's, the elements published and
+        // received (each about two updates' time in shared memory and L2), rows of x in
+        // whole warps.
+        const double row = (double)((g.sx + 31) / 32 * 32);
+        const double vol = row * g.sy * g.sz;
+        const double ring = 2.0 * ((double)g.sy * g.sz + row * g.sz + row * g.sy);
+        const double cost = 2.0 * vol + ring + 2.0 * 2.0 * brick_pair_outbox(g.sx, g.sy, g.sz);
+        if (cost < best_cost) best_cost = cost, best = g;
+      }
+  if (best.px == 0)
+    throw std::invalid_argument("kernel 'brick_pairs_onchip': the grid's " + std::to_string(L.nx) + "x" +
+                                std::to_string(L.ny) + "x" + std::to_string(L.nz) + " points in " + to_string(p) +
+                                " do not fit in bricks with two-point halos, one on each of the device's " +
+                                std::to_string(sms) + " SMs, within " + std::to_string(smem_optin >> 10) +
+                                " KiB of shared memory a brick (about 1 M points in float, 0.6 M in double)");
+  best.face_max = brick_pair_outbox(best.sx, best.sy, best.sz);
+  return best;
+}
+
 }  // namespace ws
