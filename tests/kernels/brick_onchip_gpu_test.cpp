@@ -19,16 +19,10 @@
 #include "common/random_field.hpp"
 #include "cuda/cuda_solver.hpp"
 #include "cuda/kernels/brick_layout.hpp"
-#include "kernels/grid_run.hpp"
 #include "kernels/multi_step_cases.hpp"
 
 namespace ws {
 namespace {
-
-using grid_run::GridRun;
-using grid_run::gaussian;
-using grid_run::run_grid;
-using grid_run::trilinear;
 
 const std::vector<BlockShape> kBrickBlock = {{32, 32, 1}};
 
@@ -59,6 +53,47 @@ TEST(BrickOnchip, WallsOffItsFaceClassesRunStepByStepAndMatch) {
 }
 TEST(BrickOnchip, WithAnObstacleRunsStepByStepAndMatches) {
   multi_step::compare(Precision::Float, 1e-5, "brick_onchip", multi_step::Room::WallsAndObstacle, kBrickBlock);
+}
+
+struct GridRun {
+  std::vector<double> cur, prev;
+  std::vector<std::vector<double>> rec;
+};
+
+// `kernel` on an nx x ny x nz grid from random fields (seeds `seed` and `seed` + 1) with
+// these sources and receivers, over `advances`: the fields at the end and every step's
+// receiver samples.
+GridRun run_grid(Precision p, const std::string& kernel, int nx, int ny, int nz, const std::vector<SourceNode>& src,
+                 const std::vector<ReceiverTaps>& taps, const std::vector<int>& advances, int seed) {
+  const Stencil st = make_stencil("7pt");
+  auto s = make_cuda_solver(p, st, nx, ny, nz, st.courant_max, multi_step::kDt, kernel);
+  s->set_sources(src);
+  s->set_receiver_taps(taps);
+  s->write_state(testing::random_field(s->layout(), seed), testing::random_field(s->layout(), seed + 1), 0);
+  GridRun r;
+  r.rec.assign(taps.size(), {});
+  for (int n : advances) {
+    s->advance(n);
+    auto got = s->take_receiver_samples();
+    for (size_t q = 0; q < taps.size(); ++q) r.rec[q].insert(r.rec[q].end(), got[q].begin(), got[q].end());
+  }
+  s->read_state(r.cur, r.prev);
+  return r;
+}
+
+SourceSignal gaussian(int delay_steps) {
+  SourceSignal g;
+  g.kind = SignalKind::Gaussian;
+  g.width_s = 3 * multi_step::kDt;
+  g.delay_s = delay_steps * multi_step::kDt;
+  return g;
+}
+
+// Trilinear taps of the cell with lowest corner (i0, j0, k0), weight w0 + dw * corner.
+ReceiverTaps trilinear(int i0, int j0, int k0, double w0, double dw) {
+  ReceiverTaps t;
+  for (int c = 0; c < 8; ++c) t.push_back({{i0 + (c & 1), j0 + ((c >> 1) & 1), k0 + (c >> 2)}, w0 + dw * c});
+  return t;
 }
 
 // 61 x 47 x 53 points from random fields (bricks of uneven sizes, the last of each axis

@@ -57,15 +57,4 @@ bool brick_fits(int bx, int by, int bz, int elem_bytes, size_t smem_optin, const
 // (BrickGrid::large); throws std::invalid_argument naming the sizes when no cut fits.
 BrickGrid brick_layout(const FieldLayout& L, Precision p, int sms, size_t smem_optin);
 
-// brick_pairs_onchip.cu: two steps a exchange. A brick keeps halos two points deep (its
-// fields' rows of pitch PX = sx + 4, x = 0 at offset 2) and its per-step cells as lists of
-// 16-bit offsets in shared memory, so a brick is bound by shared memory alone: the cells of
-// both fields, the first step's cells (the brick and a one-point ring across every face),
-// the second's (the brick), the faces and edges it publishes and those it receives.
-// BrickGrid::face_max is then a brick's outbox: the elements it publishes at most (two
-// layers of each face, one line of each edge).
-size_t brick_pair_smem_bytes(const BrickGrid& g, int elem_bytes);
-int brick_pair_outbox(int sx, int sy, int sz);
-BrickGrid brick_pair_layout(const FieldLayout& L, Precision p, int sms, size_t smem_optin);
-
 }  // namespace ws

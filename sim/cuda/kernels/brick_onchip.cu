@@ -42,7 +42,6 @@
 #include "core/cuda_check.hpp"
 #include "cuda/column_events.hpp"
 #include "cuda/kernel_registry.hpp"
-#include "cuda/kernels/brick_io.cuh"
 #include "cuda/kernels/brick_layout.hpp"
 #include "cuda/kernels/exact_update.cuh"
 #include "cuda/kernels/multi_step_one.hpp"
@@ -87,6 +86,19 @@ __device__ __forceinline__ int face_cell(const BrickGrid& g, int f, int a, int b
   if (f < 4) return cell(g, a, layer, b);
   return cell(g, a, b, layer);
 }
+
+// What a run reads besides the fields: the sources' node indices and this run's values
+// (value[s * nsrc + e]), the receivers' taps, and where the taps' values go
+// (tap_value[s * ntaps + t]).
+template <class T>
+struct BrickIo {
+  const DeviceSource* src = nullptr;
+  const T* src_value = nullptr;
+  int nsrc = 0;
+  const DeviceTap* taps = nullptr;
+  int ntaps = 0;
+  T* tap_value = nullptr;
+};
 
 // The box's walls by face class (MultiWalls::ClassFaces): a shell node on a face of the box
 // whose class is `on` takes its class's boundary value. The table travels in the walls
@@ -365,6 +377,22 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int64_t q = L.index(x0 + x, y0 + y, z0 + z);
     newest[q] = A[cell(g, x, y, z)];
     older[q] = B[cell(g, x, y, z)];
+  }
+}
+
+// Receiver q's sample of step s of the run into slot slot0 + s: its taps' values summed in
+// tap order in double, as receiver_sample (step_io.hpp) sums them from the field.
+template <class T>
+__global__ void brick_tap_sums_kernel(const T* tap_value, int run, int ntaps, const DeviceTap* taps,
+                                      const int* tap_start, int nrec, T* rec_buf, long long slot0,
+                                      const StepCounter* counter) {
+  const long long slot = (counter ? counter->slot : 0) + slot0;
+  for (int x = blockIdx.x * blockDim.x + threadIdx.x; x < run * nrec; x += blockDim.x * gridDim.x) {
+    const int s = x / nrec, q = x % nrec;
+    const T* u = tap_value + (size_t)s * ntaps;
+    double v = 0.0;
+    for (int e = tap_start[q]; e < tap_start[q + 1]; ++e) v += taps[e].weight * (double)u[e];
+    rec_buf[(slot + s) * nrec + q] = T(v);
   }
 }
 

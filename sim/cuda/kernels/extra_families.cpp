@@ -19,7 +19,6 @@ void register_zstream_fused_vec_kernels(KernelRegistry& r);  // zstream_fused_ve
 void register_cluster_onchip_kernels(KernelRegistry& r);  // cluster_onchip.cu
 void register_spread_onchip_kernels(KernelRegistry& r);   // spread_onchip.cu
 void register_brick_onchip_kernels(KernelRegistry& r);    // brick_onchip.cu
-void register_brick_pairs_onchip_kernels(KernelRegistry& r);  // brick_pairs_onchip.cu
 
 void register_extra_kernel_families(KernelRegistry& r) {
   register_webb_shared_kernels(r);
@@ -37,7 +36,6 @@ void register_extra_kernel_families(KernelRegistry& r) {
   register_cluster_onchip_kernels(r);
   register_spread_onchip_kernels(r);
   register_brick_onchip_kernels(r);
-  register_brick_pairs_onchip_kernels(r);
 }
 
 }  // namespace ws
