@@ -36,6 +36,16 @@ TEST(BrickLayout, CutsTheMeasuredGridsAsTheGpuRanThem) {
   const BrickGrid t = brick_layout(grid(37, 29, 23), Precision::Float, kSms, kSmem);
   EXPECT_EQ(t.blocks(), 120);
   EXPECT_EQ(t.sx * 100 + t.sy * 10 + t.sz, 1064);
+  // Blocks of 512 threads for the bricks of 64^3 (32 x 8 x 8) and the room's, 1024 for
+  // 96^3's (32 x 16 x 14: 2,128 shell points, past 512 threads' four each) and 128^3's.
+  EXPECT_EQ(t.threads, kBrickFewThreads);
+  EXPECT_EQ(g.threads, kBrickThreads);
+  const BrickGrid s = brick_layout(grid(64, 64, 64), Precision::Float, kSms, kSmem);
+  EXPECT_EQ(s.sx * 100 + s.sy * 10 + s.sz, 3288);
+  EXPECT_EQ(s.threads, kBrickFewThreads);
+  const BrickGrid m = brick_layout(grid(96, 96, 96), Precision::Float, kSms, kSmem);
+  EXPECT_EQ(m.px * 100 + m.py * 10 + m.pz, 367);
+  EXPECT_EQ(m.threads, kBrickThreads);
 }
 
 TEST(BrickLayout, EveryBrickFitsItsFormAndTheLargeFormOnlyWhereNeeded) {
@@ -57,7 +67,11 @@ TEST(BrickLayout, EveryBrickFitsItsFormAndTheLargeFormOnlyWhereNeeded) {
       EXPECT_LT(g.sx * (g.px - 1), L.nx - 2);
       EXPECT_LT(g.sy * (g.py - 1), L.ny - 2);
       EXPECT_LT(g.sz * (g.pz - 1), L.nz - 2);
-      EXPECT_TRUE(brick_fits(g.sx, g.sy, g.sz, bytes_of(p), kSmem, g.large ? kBrickLarge : kBrickSmall));
+      EXPECT_TRUE(brick_fits(g.sx, g.sy, g.sz, bytes_of(p), kSmem, g.large ? kBrickLarge : kBrickSmall, g.threads));
+      // Blocks of kBrickFewThreads wherever the small form holds the brick at that many.
+      EXPECT_EQ(g.threads == kBrickFewThreads,
+                !g.large && brick_fits(g.sx, g.sy, g.sz, bytes_of(p), kSmem, kBrickSmall, kBrickFewThreads));
+      EXPECT_TRUE(g.threads == kBrickThreads || g.threads == kBrickFewThreads);
       EXPECT_LE(brick_smem_bytes(g, bytes_of(p)), kSmem);
       if (g.large) {
         // No cut of the grid fits the small form.

@@ -165,6 +165,40 @@ TEST(BrickOnchip, LargeBricksMatchTheStepPathBitForBit) {
   EXPECT_TRUE(rec[1] == rec[0]) << "the receivers differ";
 }
 
+// 96^3 runs blocks of 1024 threads (its bricks of 32 x 16 x 14 have more shell points than
+// 512 threads hold), where the smaller grids above run 512: the same bits, with sources and
+// receivers across bricks.
+TEST(BrickOnchip, BricksOfFullBlocksMatchTheStepPathBitForBit) {
+  WS_REQUIRE_GPU();
+  int dev = 0, sms = 0, smem = 0;
+  ASSERT_EQ(cudaGetDevice(&dev), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), cudaSuccess);
+  if (brick_layout(make_layout(96, 96, 96, 1, 4), Precision::Float, sms, (size_t)smem).threads != kBrickThreads)
+    GTEST_SKIP() << "this GPU cuts 96^3 into bricks that blocks of " << kBrickFewThreads << " threads hold";
+  const Stencil st = make_stencil("7pt");
+  const SourceSignal g = gaussian(8);
+  std::vector<double> cur[2], prev[2];
+  std::vector<std::vector<double>> rec[2];
+  for (int which = 0; which < 2; ++which) {
+    GridRun r = run_grid(Precision::Float,
+                         which == 0 ? default_kernel_for(st, Precision::Float) : std::string("brick_onchip"), 96, 96, 96,
+                         {{{48, 40, 41}, g, 1.0, Injection::Value, nullptr},
+                          {{31, 15, 13}, g, 0.5, Injection::Value, nullptr}},
+                         {trilinear(31, 15, 13, 0.125, 0.0), {{{95, 95, 95}, 1.0}}}, {1, 7, 140}, 95);
+    cur[which] = std::move(r.cur);
+    prev[which] = std::move(r.prev);
+    rec[which] = std::move(r.rec);
+  }
+  long long field_bits = 0;
+  for (size_t q = 0; q < cur[0].size(); ++q) field_bits += (cur[1][q] != cur[0][q]) + (prev[1][q] != prev[0][q]);
+  std::printf("[ multi-step ] brick_onchip float, 96x96x96 (1024-thread blocks): %lld field values differ in bits\n",
+              field_bits);
+  EXPECT_EQ(field_bits, 0);
+  EXPECT_EQ(rec[1][0].size(), 148u);
+  EXPECT_TRUE(rec[1] == rec[0]) << "the receivers differ";
+}
+
 // More sources (40) and receiver taps (320) in one brick than a block lists in shared
 // memory (32 and 256): that block reads the step data's lists every step. 64^3 is cut
 // into bricks of 32 x 8 x 8; every source and receiver lies in the first, on its shell and

@@ -11,13 +11,13 @@ size_t brick_smem_bytes(const BrickGrid& g, int elem_bytes) {
          16 * sizeof(int);
 }
 
-bool brick_fits(int bx, int by, int bz, int elem_bytes, size_t smem_optin, const BrickReach& reach) {
+bool brick_fits(int bx, int by, int bz, int elem_bytes, size_t smem_optin, const BrickReach& reach, int threads) {
   if (bx < 3 || by < 3 || bz < 3) return false;
   const long long shell = 2LL * bx * by + (2LL * bx + 2LL * (by - 2)) * (bz - 2);
   const long long cols = (long long)padded_row(bx) * (by - 2);
   const long long faces = 2LL * ((long long)by * bz + (long long)bx * bz + (long long)bx * by);
-  if (shell > (long long)reach.shell * kBrickThreads || cols > (long long)reach.cols * kBrickThreads ||
-      faces > (long long)reach.faces * kBrickThreads)
+  if (shell > (long long)reach.shell * threads || cols > (long long)reach.cols * threads ||
+      faces > (long long)reach.faces * threads)
     return false;
   BrickGrid g;
   g.PX = bx + 2;
@@ -58,6 +58,8 @@ BrickGrid brick_layout(const FieldLayout& L, Precision p, int sms, size_t smem_o
         "points a side, one on each of the device's " + std::to_string(sms) + " SMs, within " +
         std::to_string(smem_optin >> 10) + " KiB of shared memory and " + std::to_string(kBrickThreads) +
         " threads' registers a brick (about 2.9 M points in float, 1.3 M in double)");
+  if (!best.large && brick_fits(best.sx, best.sy, best.sz, elem_bytes, smem_optin, kBrickSmall, kBrickFewThreads))
+    best.threads = kBrickFewThreads;
   best.PX = best.sx + 2;
   best.PS = best.PX * (best.sy + 2);
   best.cells = best.PS * (best.sz + 2);

@@ -3,9 +3,9 @@
 // fields out in shared memory; host code (and a few inline functions the kernel shares),
 // tested on the CPU.
 //
-// A block of kBrickThreads threads keeps its per-step indices in registers: its shell
-// points, inner columns and face elements, so a brick has at most kBrickThreads times as
-// many of each as a thread holds (BrickReach). The small form (4, 1, 4 a thread) needs no
+// A block of kBrickThreads threads (or kBrickFewThreads, below) keeps its per-step indices
+// in registers: its shell points, inner columns and face elements, so a brick has at most
+// that many times as many of each as a thread holds (BrickReach). The small form (4, 1, 4 a thread) needs no
 // spilling; the large one (6, 2, 6) holds bricks of up to about 2.9 M points in float in
 // all and spills a few of its indices, so it runs only where no cut fits the small one.
 #include <cstddef>
@@ -17,6 +17,13 @@
 namespace ws {
 
 constexpr int kBrickThreads = 1024;
+// Bricks the small form holds at half as many threads run blocks of kBrickFewThreads, each
+// thread with twice the points: on such bricks (up to about 4,500 points) a step is bound
+// by the instructions every thread issues besides its updates (the polls, the barriers,
+// the loop), not by the updates; on the H200 they ran 7-17% faster from 864 to 4,096
+// points a brick, 15% at 64^3 (docs/benchmarks.md). 256 threads (the large form's reach)
+// ran slower.
+constexpr int kBrickFewThreads = 512;
 
 struct BrickReach {
   int shell, cols, faces;
@@ -36,6 +43,7 @@ struct BrickGrid {
   int PX = 0, PS = 0, cells = 0;
   int face_max = 0;    // elements of a mailbox's face slot
   bool large = false;  // the bricks need the kernel's large form (BrickReach)
+  int threads = kBrickThreads;  // a block's threads: kBrickThreads or kBrickFewThreads
   WS_HD int blocks() const { return px * py * pz; }
 };
 
@@ -49,12 +57,14 @@ size_t brick_smem_bytes(const BrickGrid& g, int elem_bytes);
 
 // Whether a brick of bx x by x bz points fits a block's registers (`reach`) and shared
 // memory.
-bool brick_fits(int bx, int by, int bz, int elem_bytes, size_t smem_optin, const BrickReach& reach);
+bool brick_fits(int bx, int by, int bz, int elem_bytes, size_t smem_optin, const BrickReach& reach,
+                int threads = kBrickThreads);
 
 // The cut of the grid into at most `sms` bricks that costs least: the brick's update (its
 // inner rows padded to warps) plus its faces' traffic, weighted as the H200 measured them;
 // within the small form's reach if any cut fits it, else the large form's
-// (BrickGrid::large); throws std::invalid_argument naming the sizes when no cut fits.
+// (BrickGrid::large); a brick in the small form's reach at kBrickFewThreads threads runs
+// blocks of that many (BrickGrid::threads); throws std::invalid_argument naming the sizes when no cut fits.
 BrickGrid brick_layout(const FieldLayout& L, Precision p, int sms, size_t smem_optin);
 
 }  // namespace ws

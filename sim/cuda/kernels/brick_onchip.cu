@@ -59,7 +59,6 @@ namespace {
 using onchip::DeviceFacts;
 using onchip::TaggedWord;
 
-constexpr int kThreads = kBrickThreads;
 constexpr BrickReach kSmall = kBrickSmall, kLarge = kBrickLarge;
 constexpr int kListedSources = kBrickListedSources, kListedTaps = kBrickListedTaps;
 constexpr int kFaceShift = 28;   // face f in bits 28-30 of a mailbox offset
@@ -111,7 +110,7 @@ struct BrickClasses {
 template <class T>
 struct BrickClasses<T, false> {};
 
-template <class T, int kShellPerThread, int kColsPerThread, int kFacePerThread, bool kWalls>
+template <class T, int kThreads, int kShellPerThread, int kColsPerThread, int kFacePerThread, bool kWalls>
 __global__ void __launch_bounds__(kThreads, 1)
     brick_onchip_kernel(T* cur, T* prev, int steps, FieldLayout L, T w, BrickGrid g, BrickIo<T> io,
                         BrickClasses<T, kWalls> classes, typename TaggedWord<T>::Word* mail) {
@@ -458,13 +457,13 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, const MultiStepArgs<T>&
                const BrickGrid& g, T w, bool values, int ntaps, const DeviceFacts& dev, cudaStream_t stream) {
   const void* kernel = (const void*)kernel_fn;
   const size_t smem = brick_smem_bytes(g, (int)sizeof(T));
-  onchip::ensure_resident(kernel, kThreads, smem, g.blocks(), dev, "brick_onchip");
+  onchip::ensure_resident(kernel, g.threads, smem, g.blocks(), dev, "brick_onchip");
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeCooperative;
   attr[0].val.cooperative = 1;
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3((unsigned)g.blocks());
-  cfg.blockDim = dim3((unsigned)kThreads);
+  cfg.blockDim = dim3((unsigned)g.threads);
   cfg.dynamicSmemBytes = smem;
   cfg.stream = stream;
   cfg.attrs = attr;
@@ -532,13 +531,18 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
     for (int c = 0; c < kFaceClasses; ++c) classes.table[c] = io.class_table[c];
   // The form the bricks need (small or large) with or without the walls' classes.
   if (g.large)
-    return walls ? run_bricks(brick_onchip_kernel<T, kLarge.shell, kLarge.cols, kLarge.faces, true>, classes, a, io, g,
-                              w, values, ntaps, dev, stream)
-                 : run_bricks(brick_onchip_kernel<T, kLarge.shell, kLarge.cols, kLarge.faces, false>,
+    return walls ? run_bricks(brick_onchip_kernel<T, kBrickThreads, kLarge.shell, kLarge.cols, kLarge.faces, true>,
+                              classes, a, io, g, w, values, ntaps, dev, stream)
+                 : run_bricks(brick_onchip_kernel<T, kBrickThreads, kLarge.shell, kLarge.cols, kLarge.faces, false>,
                               BrickClasses<T, false>{}, a, io, g, w, values, ntaps, dev, stream);
-  return walls ? run_bricks(brick_onchip_kernel<T, kSmall.shell, kSmall.cols, kSmall.faces, true>, classes, a, io, g,
-                            w, values, ntaps, dev, stream)
-               : run_bricks(brick_onchip_kernel<T, kSmall.shell, kSmall.cols, kSmall.faces, false>,
+  if (g.threads == kBrickFewThreads)
+    return walls ? run_bricks(brick_onchip_kernel<T, kBrickFewThreads, kSmall.shell, kSmall.cols, kSmall.faces, true>,
+                              classes, a, io, g, w, values, ntaps, dev, stream)
+                 : run_bricks(brick_onchip_kernel<T, kBrickFewThreads, kSmall.shell, kSmall.cols, kSmall.faces, false>,
+                              BrickClasses<T, false>{}, a, io, g, w, values, ntaps, dev, stream);
+  return walls ? run_bricks(brick_onchip_kernel<T, kBrickThreads, kSmall.shell, kSmall.cols, kSmall.faces, true>,
+                            classes, a, io, g, w, values, ntaps, dev, stream)
+               : run_bricks(brick_onchip_kernel<T, kBrickThreads, kSmall.shell, kSmall.cols, kSmall.faces, false>,
                             BrickClasses<T, false>{}, a, io, g, w, values, ntaps, dev, stream);
 }
 
