@@ -346,21 +346,29 @@ __global__ void __launch_bounds__(kThreads, 1)
       __syncthreads();
       add_sources(s, false);
     }
-    // The neighbours' faces of u^{n+1}: every word's first load issued before any is
-    // polled again. The neighbour across face f published its opposite face, f ^ 1. (The
+    // The neighbours' faces of u^{n+1}: a chunk of words' first loads issued before any is
+    // polled again (the large form in chunks of three: six words' registers at once spilled
+    // its indices). The neighbour across face f published its opposite face, f ^ 1. (The
     // halo cells these fill are read by no one until the barrier below.)
-    Word v[kFacePerThread];
+    constexpr int kChunk = kFacePerThread > 4 ? 3 : kFacePerThread;
 #pragma unroll
-    for (int i = 0; i < kFacePerThread; ++i)
-      if (out_cell[i] >= 0)
-        v[i] = onchip::load_relaxed(out + (out_mail[i] & ((1 << kFaceShift) - 1)) + mail_step[out_mail[i] >> kFaceShift]);
+    for (int i0 = 0; i0 < kFacePerThread; i0 += kChunk) {
+      Word v[kChunk];
 #pragma unroll
-    for (int i = 0; i < kFacePerThread; ++i)
-      if (out_cell[i] >= 0) {
-        const Word* in = out + (out_mail[i] & ((1 << kFaceShift) - 1)) + mail_step[out_mail[i] >> kFaceShift];
-        while (!TaggedWord<T>::tagged(v[i], tag)) v[i] = onchip::load_relaxed(in);
-        B[out_cell[i] + halo_step[out_mail[i] >> kFaceShift]] = TaggedWord<T>::value(v[i]);
+      for (int k = 0; k < kChunk; ++k) {
+        const int i = i0 + k;
+        if (i < kFacePerThread && out_cell[i] >= 0)
+          v[k] = onchip::load_relaxed(out + (out_mail[i] & ((1 << kFaceShift) - 1)) + mail_step[out_mail[i] >> kFaceShift]);
       }
+#pragma unroll
+      for (int k = 0; k < kChunk; ++k) {
+        const int i = i0 + k;
+        if (i >= kFacePerThread || out_cell[i] < 0) continue;
+        const Word* in = out + (out_mail[i] & ((1 << kFaceShift) - 1)) + mail_step[out_mail[i] >> kFaceShift];
+        while (!TaggedWord<T>::tagged(v[k], tag)) v[k] = onchip::load_relaxed(in);
+        B[out_cell[i] + halo_step[out_mail[i] >> kFaceShift]] = TaggedWord<T>::value(v[k]);
+      }
+    }
     __syncthreads();
     T* tmp = A;
     A = B;
