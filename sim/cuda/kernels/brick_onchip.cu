@@ -10,8 +10,9 @@
 // overwrites the u^n a neighbour may still read), each value in a word tagged with its step
 // (tagged_mailbox.cuh); then the inside while the faces travel; then the (up to six)
 // neighbours' faces into the halo, each word polled until it carries this step's tag. No
-// flag and no fence: on the H200 that took a 64^3 step from 2.14 to 1.37 us
-// (docs/benchmarks.md). Every per-step index (the thread's
+// flag and no fence: on the H200 that took 64^3 from 95 to 145 Gpoints/s and 128^3 from
+// 455 to 501 (docs/benchmarks.md). Blocks of 512 threads where the small form holds the
+// brick at that many (BrickGrid::threads), else 1024. Every per-step index (the thread's
 // shell points, inner column and face elements) is found once per launch and kept in
 // registers: no integer division in the step loop. The inner rows are padded to whole
 // warps, so that no warp spans two rows, whose words would share banks (two wavefronts a
@@ -26,9 +27,10 @@
 // (onchip::launch_source_runs), one thread of the owning block in source order, to the
 // shell's nodes before it is published and to the inner ones after the inside. Receivers:
 // each tap's value of u^{n+1} is stored by the block owning its node for every step of the
-// run (at the start of the next step, which needs no barrier of its own), and a small kernel after the run sums each receiver's taps in tap order in double,
-// the expression of receiver_sample (step_io.hpp): the same bits as every other kernel,
-// whichever bricks the taps fall in.
+// run (at the start of the next step, which needs no barrier of its own), and a small
+// kernel after the run sums each receiver's taps in tap order in double, the expression of
+// receiver_sample (step_io.hpp): the same bits as every other kernel, whichever bricks the
+// taps fall in.
 //
 // The launch is cooperative: every block is resident at once, which the polling needs.
 #include <algorithm>
@@ -358,7 +360,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int k = 0; k < kChunk; ++k) {
         const int i = i0 + k;
         if (i < kFacePerThread && out_cell[i] >= 0)
-          v[k] = onchip::load_relaxed(out + (out_mail[i] & ((1 << kFaceShift) - 1)) + mail_step[out_mail[i] >> kFaceShift]);
+          v[k] = onchip::load_relaxed(out + (out_mail[i] & ((1 << kFaceShift) - 1)) +
+                                      mail_step[out_mail[i] >> kFaceShift]);
       }
 #pragma unroll
       for (int k = 0; k < kChunk; ++k) {
