@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cuda/kernels/brick_layout.hpp"
 
@@ -103,6 +104,41 @@ TEST(BrickLayout, GridsPastItsReachAreRefusedNamingTheirSize) {
       EXPECT_NE(m.find("132 SMs"), std::string::npos) << m;
     }
   }
+}
+
+// The inner pass's patches: every lane of a warp (every 16 for 8-byte words) on its own
+// bank at the brick's row pitch, checked against a count of the banks; the patch that
+// covers the inside in the fewest lanes; each inner column in exactly one lane.
+TEST(BrickLayout, InnerPatchesMeetNoBankTwiceAndCoverTheInsideOnce) {
+  for (int elem : {4, 8})
+    for (int bx = 3; bx <= 40; ++bx)
+      for (int by : {3, 5, 8, 17, 26, 33}) {
+        const int pitch = bx + 2, iw = bx - 2, ih = by - 2;
+        const int w = inner_patch(pitch, iw, ih, elem);
+        SCOPED_TRACE(std::to_string(elem) + "-byte words, brick " + std::to_string(bx) + "x" + std::to_string(by) +
+                     ", patch width " + std::to_string(w));
+        ASSERT_TRUE(w == 1 || w == 2 || w == 4 || w == 8 || w == 16 || w == 32);
+        if (w != 32) {  // rows of 32 columns are conflict-free by construction
+          const int banks = elem == 8 ? 16 : 32;
+          for (int half = 0; half < 32; half += banks) {
+            std::vector<int> hits(banks, 0);
+            for (int lane = half; lane < half + banks; ++lane) ++hits[(pitch * (lane / w) + lane % w) % banks];
+            for (int b = 0; b < banks; ++b) EXPECT_LE(hits[b], 1) << "bank " << b;
+          }
+        }
+        EXPECT_LE(patch_lanes(iw, ih, w), padded_row(bx) * ih);  // never more lanes than padded rows
+        std::vector<int> seen(iw * ih, 0);
+        for (int c = 0; c < patch_lanes(iw, ih, w); ++c) {
+          int xi = -1, yi = -1;
+          if (inner_column(c, iw, ih, w, xi, yi)) ++seen[yi * iw + xi];
+        }
+        for (int q = 0; q < iw * ih; ++q) EXPECT_EQ(seen[q], 1) << "column " << q;
+      }
+  // 26^3 bricks (130^3): rows of 24 at pitch 28 take 4 x 8 patches, every lane busy.
+  EXPECT_EQ(inner_patch(28, 24, 24, 4), 4);
+  EXPECT_EQ(patch_lanes(24, 24, 4), 24 * 24);
+  // Rows of 30 at pitch 34 (128^3's bricks) keep whole padded rows.
+  EXPECT_EQ(inner_patch(34, 30, 30, 4), 32);
 }
 
 TEST(BrickLayout, InnerRowsArePaddedToWholeWarps) {

@@ -14,7 +14,7 @@ size_t brick_smem_bytes(const BrickGrid& g, int elem_bytes) {
 bool brick_fits(int bx, int by, int bz, int elem_bytes, size_t smem_optin, const BrickReach& reach, int threads) {
   if (bx < 3 || by < 3 || bz < 3) return false;
   const long long shell = 2LL * bx * by + (2LL * bx + 2LL * (by - 2)) * (bz - 2);
-  const long long cols = (long long)padded_row(bx) * (by - 2);
+  const long long cols = (long long)padded_row(bx) * (by - 2);  // inner_patch's lanes are no more
   const long long faces = 2LL * ((long long)by * bz + (long long)bx * bz + (long long)bx * by);
   if (shell > (long long)reach.shell * threads || cols > (long long)reach.cols * threads ||
       faces > (long long)reach.faces * threads)
@@ -60,6 +60,7 @@ BrickGrid brick_layout(const FieldLayout& L, Precision p, int sms, size_t smem_o
         " threads' registers a brick (about 2.9 M points in float, 1.3 M in double)");
   if (!best.large && brick_fits(best.sx, best.sy, best.sz, elem_bytes, smem_optin, kBrickSmall, kBrickFewThreads))
     best.threads = kBrickFewThreads;
+  best.patch = inner_patch(best.sx + 2, best.sx - 2, best.sy - 2, elem_bytes);
   best.PX = best.sx + 2;
   best.PS = best.PX * (best.sy + 2);
   best.cells = best.PS * (best.sz + 2);

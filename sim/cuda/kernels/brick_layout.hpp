@@ -44,12 +44,52 @@ struct BrickGrid {
   int face_max = 0;    // elements of a mailbox's face slot
   bool large = false;  // the bricks need the kernel's large form (BrickReach)
   int threads = kBrickThreads;  // a block's threads: kBrickThreads or kBrickFewThreads
+  int patch = 32;               // the inner pass's patch width (inner_patch)
   WS_HD int blocks() const { return px * py * pz; }
 };
 
 // A brick's inner row (bx - 2 points) padded to whole warps: no warp of the inner pass then
 // spans two rows, whose words would share shared-memory banks.
 WS_HD int padded_row(int bx) { return (bx - 2 + 31) / 32 * 32; }
+
+// The inner pass's warps cover patches of w x (32 / w) columns (x by y) of the brick's
+// inside. Rows of 32 (w = 32) leave a row of 24 points a quarter of its lanes idle; a patch
+// of 4 x 8 columns at a row pitch of 28 (28 y + x distinct modulo 32) meets no bank twice
+// and fills every lane. inner_patch picks, for the fields' row pitch, the w whose
+// conflict-free patches cover the inside (iw x ih columns) in the fewest lanes; 32 when the
+// rows are whole warps already. A word of 8 bytes spans two banks: 16 lanes of a warp meet
+// the banks at once.
+WS_HD bool patch_conflict_free(int pitch, int w, int elem_bytes) {
+  const int banks = elem_bytes == 8 ? 16 : 32;
+  for (int half = 0; half < 32; half += banks) {
+    unsigned used = 0;
+    for (int lane = half; lane < half + banks; ++lane) {
+      const int b = (pitch * (lane / w) + lane % w) % banks;
+      if ((used >> b) & 1u) return false;
+      used |= 1u << b;
+    }
+  }
+  return true;
+}
+WS_HD int patch_lanes(int iw, int ih, int w) {
+  const int h = 32 / w;
+  return (iw + w - 1) / w * ((ih + h - 1) / h) * 32;
+}
+WS_HD int inner_patch(int pitch, int iw, int ih, int elem_bytes) {
+  int best = 32;
+  for (int w = 16; w >= 1; w /= 2)
+    if (patch_conflict_free(pitch, w, elem_bytes) && patch_lanes(iw, ih, w) < patch_lanes(iw, ih, best)) best = w;
+  return best;
+}
+// Lane slot c of the inner pass (thread t + i * threads) as inner column (xi, yi); false
+// past the inside.
+WS_HD bool inner_column(int c, int iw, int ih, int w, int& xi, int& yi) {
+  const int h = 32 / w, per_band = (iw + w - 1) / w;
+  const int warp = c >> 5, lane = c & 31;
+  xi = (warp % per_band) * w + lane % w;
+  yi = (warp / per_band) * h + lane / w;
+  return xi < iw && yi < ih;
+}
 
 // A block's dynamic shared memory: both fields of its brick with their halo, its listed
 // sources (three ints each) and taps (two), and 16 ints of counts and per-face steps.

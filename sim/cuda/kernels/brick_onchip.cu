@@ -14,9 +14,10 @@
 // 455 to 501 (docs/benchmarks.md). Blocks of 512 threads where the small form holds the
 // brick at that many (BrickGrid::threads), else 1024. Every per-step index (the thread's
 // shell points, inner column and face elements) is found once per launch and kept in
-// registers: no integer division in the step loop. The inner rows are padded to whole
-// warps, so that no warp spans two rows, whose words would share banks (two wavefronts a
-// load; the padding made 128^3 on the H200 go from 411 to 504 Gpoints/s, docs/benchmarks.md).
+// registers: no integer division in the step loop. A warp of the inner pass takes a patch
+// of columns that meets no shared-memory bank twice: a row of 32 where the rows fill the
+// warps (padded; the padding made 128^3 on the H200 go from 411 to 504 Gpoints/s), else
+// patches such as 4 x 8 columns at a row pitch of 28 (inner_patch; 130^3 from 416 to 446).
 //
 // What it runs inside: fixed walls (the zero halo of the grid), the box's walls when each
 // face class's nodes share their coefficients (KernelVariant::MultiWalls::ClassFaces,
@@ -215,14 +216,13 @@ __global__ void __launch_bounds__(kThreads, 1)
       shell[i] = cell(g, x, y, z) | (kWalls ? face_class(L, x0 + x, y0 + y, z0 + z) << kClassShift : 0);
     }
   }
-  // Its inner column (z = 1 .. bz - 2), the rows padded to whole warps.
-  const int rw = padded_row(bx);
+  // Its inner column (z = 1 .. bz - 2), a warp's columns a patch that meets no bank twice
+  // (inner_patch; whole rows of 32 where they fill the warps).
   int col[kColsPerThread];
 #pragma unroll
   for (int i = 0; i < kColsPerThread; ++i) {
-    const int c = t + i * kThreads;
-    const int xi = c % rw, yi = c / rw;
-    col[i] = yi < by - 2 && xi < bx - 2 ? cell(g, 1 + xi, 1 + yi, 1) : -1;
+    int xi, yi;
+    col[i] = inner_column(t + i * kThreads, bx - 2, by - 2, g.patch, xi, yi) ? cell(g, 1 + xi, 1 + yi, 1) : -1;
   }
   // Its face elements: this brick's into its mailbox, the neighbours' into its halo.
   const int slot = g.face_max;
