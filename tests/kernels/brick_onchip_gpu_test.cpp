@@ -11,12 +11,12 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "boundary/boundary_plan.hpp"
 #include "common/gpu.hpp"
 #include "common/random_field.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/cuda_solver.hpp"
 #include "cuda/kernels/brick_layout.hpp"
 #include "kernels/multi_step_cases.hpp"
@@ -137,32 +137,44 @@ TEST(BrickOnchip, OddGridWithStraddlingReceiversMatchesBitForBit) {
   }
 }
 
+// This device's cut of an n^3 float grid.
+BrickGrid device_cut(int n) {
+  int dev = 0, sms = 0, smem = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  return brick_layout(make_layout(n, n, n, 1, 4), Precision::Float, sms, (size_t)smem);
+}
+
+// The default kernel and brick_onchip on an nx x ny x nz float grid from random fields with
+// these sources and receivers: the fields and every receiver sample the same bits, the
+// first receiver with `samples` samples.
+void expect_float_grid_bits(int nx, int ny, int nz, const std::vector<SourceNode>& src,
+                            const std::vector<ReceiverTaps>& taps, const std::vector<int>& advances, int seed,
+                            size_t samples) {
+  const Stencil st = make_stencil("7pt");
+  const GridRun ref = run_grid(Precision::Float, default_kernel_for(st, Precision::Float), nx, ny, nz, src, taps,
+                               advances, seed);
+  const GridRun got = run_grid(Precision::Float, "brick_onchip", nx, ny, nz, src, taps, advances, seed);
+  long long field_bits = 0;
+  for (size_t q = 0; q < ref.cur.size(); ++q) field_bits += (got.cur[q] != ref.cur[q]) + (got.prev[q] != ref.prev[q]);
+  std::printf("[ multi-step ] brick_onchip float, %dx%dx%d: %lld field values differ in bits\n", nx, ny, nz,
+              field_bits);
+  EXPECT_EQ(field_bits, 0);
+  EXPECT_EQ(got.rec[0].size(), samples);
+  EXPECT_TRUE(got.rec == ref.rec) << "the receivers differ";
+}
+
 // 150 x 150 x 128 points (2.9 M) need the kernel's large form (bricks of 30 x 30 x 26,
 // more shell points, inner columns and face elements per thread than the small form
 // holds): float only (double does not fit), from random fields, a source and receivers.
 TEST(BrickOnchip, LargeBricksMatchTheStepPathBitForBit) {
   WS_REQUIRE_GPU();
-  const Stencil st = make_stencil("7pt");
   const SourceSignal g = gaussian(8);
-  std::vector<double> cur[2], prev[2];
-  std::vector<std::vector<double>> rec[2];
-  for (int which = 0; which < 2; ++which) {
-    GridRun r = run_grid(Precision::Float,
-                         which == 0 ? default_kernel_for(st, Precision::Float) : std::string("brick_onchip"), 150, 150,
-                         128,
+  expect_float_grid_bits(150, 150, 128,
                          {{{75, 60, 52}, g, 1.0, Injection::Value, nullptr},
                           {{29, 30, 25}, g, 0.5, Injection::Value, nullptr}},
-                         {trilinear(29, 29, 25, 0.125, 0.0), {{{149, 149, 127}, 1.0}}}, {1, 7, 260}, 91);
-    cur[which] = std::move(r.cur);
-    prev[which] = std::move(r.prev);
-    rec[which] = std::move(r.rec);
-  }
-  long long field_bits = 0;
-  for (size_t q = 0; q < cur[0].size(); ++q) field_bits += (cur[1][q] != cur[0][q]) + (prev[1][q] != prev[0][q]);
-  std::printf("[ multi-step ] brick_onchip float, 150x150x128: %lld field values differ in bits\n", field_bits);
-  EXPECT_EQ(field_bits, 0);
-  EXPECT_EQ(rec[1][0].size(), 268u);
-  EXPECT_TRUE(rec[1] == rec[0]) << "the receivers differ";
+                         {trilinear(29, 29, 25, 0.125, 0.0), {{{149, 149, 127}, 1.0}}}, {1, 7, 260}, 91, 268u);
 }
 
 // 96^3 runs blocks of 1024 threads (its bricks of 32 x 16 x 14 have more shell points than
@@ -170,33 +182,13 @@ TEST(BrickOnchip, LargeBricksMatchTheStepPathBitForBit) {
 // receivers across bricks.
 TEST(BrickOnchip, BricksOfFullBlocksMatchTheStepPathBitForBit) {
   WS_REQUIRE_GPU();
-  int dev = 0, sms = 0, smem = 0;
-  ASSERT_EQ(cudaGetDevice(&dev), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), cudaSuccess);
-  if (brick_layout(make_layout(96, 96, 96, 1, 4), Precision::Float, sms, (size_t)smem).threads != kBrickThreads)
+  if (device_cut(96).threads != kBrickThreads)
     GTEST_SKIP() << "this GPU cuts 96^3 into bricks that blocks of " << kBrickFewThreads << " threads hold";
-  const Stencil st = make_stencil("7pt");
   const SourceSignal g = gaussian(8);
-  std::vector<double> cur[2], prev[2];
-  std::vector<std::vector<double>> rec[2];
-  for (int which = 0; which < 2; ++which) {
-    GridRun r = run_grid(Precision::Float,
-                         which == 0 ? default_kernel_for(st, Precision::Float) : std::string("brick_onchip"), 96, 96, 96,
+  expect_float_grid_bits(96, 96, 96,
                          {{{48, 40, 41}, g, 1.0, Injection::Value, nullptr},
                           {{31, 15, 13}, g, 0.5, Injection::Value, nullptr}},
-                         {trilinear(31, 15, 13, 0.125, 0.0), {{{95, 95, 95}, 1.0}}}, {1, 7, 140}, 95);
-    cur[which] = std::move(r.cur);
-    prev[which] = std::move(r.prev);
-    rec[which] = std::move(r.rec);
-  }
-  long long field_bits = 0;
-  for (size_t q = 0; q < cur[0].size(); ++q) field_bits += (cur[1][q] != cur[0][q]) + (prev[1][q] != prev[0][q]);
-  std::printf("[ multi-step ] brick_onchip float, 96x96x96 (1024-thread blocks): %lld field values differ in bits\n",
-              field_bits);
-  EXPECT_EQ(field_bits, 0);
-  EXPECT_EQ(rec[1][0].size(), 148u);
-  EXPECT_TRUE(rec[1] == rec[0]) << "the receivers differ";
+                         {trilinear(31, 15, 13, 0.125, 0.0), {{{95, 95, 95}, 1.0}}}, {1, 7, 140}, 95, 148u);
 }
 
 // More sources (40) and receiver taps (320) in one brick than a block lists in shared
@@ -205,15 +197,10 @@ TEST(BrickOnchip, BricksOfFullBlocksMatchTheStepPathBitForBit) {
 // inside it.
 TEST(BrickOnchip, ABrickWithMoreSourcesAndTapsThanItListsMatchesBitForBit) {
   WS_REQUIRE_GPU();
-  int dev = 0, sms = 0, smem = 0;
-  ASSERT_EQ(cudaGetDevice(&dev), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), cudaSuccess);
-  const BrickGrid cut = brick_layout(make_layout(64, 64, 64, 1, 4), Precision::Float, sms, (size_t)smem);
+  const BrickGrid cut = device_cut(64);
   if (cut.sx < 32 || cut.sy < 8 || cut.sz < 8)
     GTEST_SKIP() << "this GPU cuts 64^3 into bricks of " << cut.sx << "x" << cut.sy << "x" << cut.sz
                  << ", smaller than the 32x8x8 the test's sources and receivers fill";
-  const Stencil st = make_stencil("7pt");
   const SourceSignal g = gaussian(6);
   std::vector<SourceNode> src;
   std::vector<ReceiverTaps> taps;
@@ -221,20 +208,7 @@ TEST(BrickOnchip, ABrickWithMoreSourcesAndTapsThanItListsMatchesBitForBit) {
     src.push_back({{(7 * n) % 32, n % 8, n / 8}, g, 0.1 + 0.01 * n, Injection::Value, nullptr});
     taps.push_back(trilinear((5 * n) % 31, n % 7, (n / 7) % 7, 0.125, 0.0));
   }
-  std::vector<double> cur[2], prev[2];
-  std::vector<std::vector<double>> rec[2];
-  for (int which = 0; which < 2; ++which) {
-    GridRun r = run_grid(Precision::Float,
-                         which == 0 ? default_kernel_for(st, Precision::Float) : std::string("brick_onchip"), 64, 64, 64,
-                         src, taps, {3, 260}, 93);
-    cur[which] = std::move(r.cur);
-    prev[which] = std::move(r.prev);
-    rec[which] = std::move(r.rec);
-  }
-  EXPECT_TRUE(cur[1] == cur[0]) << "u^n differs";
-  EXPECT_TRUE(prev[1] == prev[0]) << "u^{n-1} differs";
-  EXPECT_EQ(rec[1][0].size(), 263u);
-  EXPECT_TRUE(rec[1] == rec[0]) << "the receivers differ";
+  expect_float_grid_bits(64, 64, 64, src, taps, {3, 260}, 93, 263u);
 }
 
 // A few steps on a small grid (45 bricks of at most 4 x 5 x 4) with sources and receivers:
