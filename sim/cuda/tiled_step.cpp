@@ -197,6 +197,7 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
   class_coeffs_ = upload(std::vector<ClassCoeffs<T>>(cc.begin(), cc.end()));
   class_host_ = cc;
   columns_ = upload_events(ev, event_records(ev.code, mask, nf, cd, cl));
+  node_events_ = (int)std::count_if(ev.code.begin(), ev.code.end(), [](int c) { return c >= kEventPlain; });
   if (event_group_ > 1) {
     const ColumnEvents g = group_column_events(ev, L.nx, L.ny, L.nz, event_group_);
     if (plane_records_)
@@ -340,6 +341,7 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   d.class_coeffs = class_coeffs_.get();
   for (int c = 0; c < kFaceClasses; ++c) d.class_table[c] = class_host_[(size_t)c];
   d.cols = columns_.view(1);
+  d.node_events = node_events_;
   if (event_group_ > 1 && !plane_records_) d.grp = groups_.view(event_group_);
   if (event_group_ > 1 && plane_records_) d.planes = planes_.view(event_group_);
 

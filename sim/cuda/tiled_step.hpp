@@ -150,6 +150,10 @@ struct TiledStepData {
   // zstream_fused_vec).
   ClassCoeffs<T> class_table[kFaceClasses] = {};
   EventListView<T> cols, grp;
+  // The events of `cols` that are not a source's (boundary, solid and plain ones): 0 when
+  // the face classes alone finish every node of the step (brick_onchip then runs its form
+  // without events).
+  int node_events = 0;
   // The group listing as plane records (plane_events.hpp), when the step was built with
   // them, for zstream_fused_vec, whose thread holds planes.width points of a row.
   PlaneListView<T> planes;
@@ -310,6 +314,7 @@ class DeviceTiledStep {
   DevicePlaneListing<T> planes_;
   int event_group_ = 1;
   bool plane_records_ = false;
+  int node_events_ = 0;
   DeviceBuffer<ClassCoeffs<T>> class_coeffs_;
   std::array<ClassCoeffs<T>, kFaceClasses> class_host_{};
   DeviceBuffer<int64_t> bnd_node_, solid_;

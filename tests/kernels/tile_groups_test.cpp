@@ -130,7 +130,7 @@ TEST(BoxFaces, WholeWallFacesAreFoundAndAGapIsRefused) {
   EXPECT_EQ(box_wall_faces(plan, L), -1);
 }
 
-// The walls a kernel can update from their face classes alone (brick_onchip): whole faces
+// The walls a kernel can update from their face classes alone (MultiWalls::ClassFaces): whole faces
 // whose nodes of each class share their mask, count and admittance; one node absorbing
 // more than the rest of its face, a gap or an obstacle is refused; no walls at all holds.
 TEST(BoxFaces, WallsHeldByTheirFaceClassesAreFound) {

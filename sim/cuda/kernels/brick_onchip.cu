@@ -19,12 +19,15 @@
 // warps (padded; the padding made 128^3 on the H200 go from 411 to 504 Gpoints/s), else
 // patches such as 4 x 8 columns at a row pitch of 28 (inner_patch; 130^3 from 416 to 446).
 //
-// What it runs inside: fixed walls (the zero halo of the grid), the box's walls when each
-// face class's nodes share their coefficients (KernelVariant::MultiWalls::ClassFaces,
-// box_wall_classes: a shell node on a face of the box takes its class's boundary value, the
-// table in the walls form's parameters), sources and receivers; a room with obstacles or
-// walls its classes cannot hold is stepped singly by the solver, around its boundary-node
-// kernels. Sources add the values a small kernel computed before each run
+// What it runs inside: every room (KernelVariant::MultiWalls::All). Fixed walls are the
+// zero halo of the grid. The box's walls go by face class: a shell node on a face of the
+// box takes its class's boundary value, the table in the walls form's parameters (every
+// node of the box's faces lies on some brick's shell). The nodes the classes get wrong
+// (near obstacles, or walls whose classes' nodes differ) and the solid nodes next to air
+// are the step's column events (column_events.hpp), which the events form reads: a shell
+// node's own event found once per launch, an inner column's events met as its z loop
+// passes their planes (a column without events runs the plain loop); enclosed solid
+// nodes take the interior update, +0 from zeros. Sources add the values a small kernel computed before each run
 // (onchip::launch_source_runs), one thread of the owning block in source order, to the
 // shell's nodes before it is published and to the inner ones after the inside. Receivers:
 // each tap's value of u^{n+1} is stored by the block owning its node for every step of the
@@ -35,11 +38,13 @@
 //
 // The launch is cooperative: every block is resident at once, which the polling needs.
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <type_traits>
 
 #include "boundary/boundary_node.cuh"
 #include "core/cuda_check.hpp"
@@ -47,6 +52,7 @@
 #include "cuda/kernel_registry.hpp"
 #include "cuda/kernels/brick_layout.hpp"
 #include "cuda/kernels/exact_update.cuh"
+#include "cuda/kernels/fused_steps.cuh"
 #include "cuda/kernels/multi_step_one.hpp"
 #include "cuda/kernels/onchip_planes.cuh"
 #include "cuda/kernels/seven_point.hpp"
@@ -66,6 +72,8 @@ constexpr BrickReach kSmall = kBrickSmall, kLarge = kBrickLarge;
 constexpr int kListedSources = kBrickListedSources, kListedTaps = kBrickListedTaps;
 constexpr int kFaceShift = 28;   // face f in bits 28-30 of a mailbox offset
 constexpr int kClassShift = 20;  // a shell node's face class in bits 20-24 of its cell
+constexpr int kClassBits = 31;
+constexpr int kShellEvent = 1 << 25;  // the events form: the shell node has an event of its own
 // Steps a run records receivers for before the taps are summed (the scratch holds a run's
 // tap values).
 constexpr int kTapRunSteps = 1024;
@@ -113,10 +121,203 @@ struct BrickClasses {
 template <class T>
 struct BrickClasses<T, false> {};
 
-template <class T, int kThreads, int kShellPerThread, int kColsPerThread, int kFacePerThread, bool kWalls>
+// The events form (obstacles, and walls whose face classes get some nodes wrong): the
+// step's column events (column_events.hpp, listed per column) and a scratch in which each
+// thread keeps, for the launch, the event of each of its shell points (shell_events_of)
+// and the range of its inner columns' events inside the brick (column_events_of): read
+// once a step from L1, where registers for them spilled.
+//
+// Events read from global memory as the passes meet them are chains of dependent loads,
+// and the step waits for the block's slowest warp: a column along an obstacle's side has
+// an event at every plane (on the H200 that ran the furnished room at 20 kHz at a fifth of
+// its bare grid's speed). So a block lists its nodes' own events (up to `cap`) once per
+// launch in the shared memory its brick leaves (EventSlots, at smem_offset): each node's
+// cell, kind, mask and fixed count in one int, its coefficients, and for an inner node its
+// plane. At the start of every step the block's threads finish those nodes side by side,
+// writing u^{n+1} before anything else overwrites u^{n-1}; the shell pass skips them and
+// the z loops leave them as they are. A brick with more events than `cap` meets them in
+// its passes instead (correct, slower).
+template <class T, bool kEvents>
+struct BrickEvents {
+  EventListView<T> cols;
+  int* scratch = nullptr;
+  int cap = 0;
+  int smem_offset = 0;
+  // >= 0: the inner columns' ranges of events live in shared memory there (a thread's
+  // column i at [i * threads + t]), read every step without a trip to L2; else in the scratch.
+  int ranges_offset = -1;
+};
+template <class T>
+struct BrickEvents<T, false> {};
+
+// Ints of the events form's scratch a thread needs (the large form's reach covers all).
+constexpr int kEventScratchInts = kBrickLarge.shell + 2 * kBrickLarge.cols;
+// The most events a block lists.
+constexpr int kMaxListedEvents = 16384;
+// Bytes of shared memory a listed event takes (EventSlots).
+template <class T>
+constexpr size_t kEventSlotBytes = 2 * sizeof(T) + sizeof(int) + sizeof(short);
+
+// A block's listed events in shared memory, `cap` slots: their coefficients, their node as
+// cell | mask << 20 | fixed count << 26 | kind << 29, and an inner node's plane.
+constexpr int kSlotBoundary = 0, kSlotSolid = 1, kSlotPlain = 2;
+template <class T>
+struct EventSlots {
+  T* cd;
+  T* cl;
+  int* node;
+  short* plane;
+  __device__ EventSlots(unsigned char* smem, int offset, int cap)
+      : cd(reinterpret_cast<T*>(smem + offset)),
+        cl(cd + cap),
+        node(reinterpret_cast<int*>(cl + cap)),
+        plane(reinterpret_cast<short*>(node + cap)) {}
+};
+
+// The exclusive prefix sum of v over the block's threads and its total (`sums`: 32 ints of
+// shared memory); every thread of the block calls it.
+template <int kThreads>
+__device__ __forceinline__ int block_exclusive_sum(int v, int* sums, int& total) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  constexpr int kWarps = kThreads / 32;
+  int x = v;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const int y = __shfl_up_sync(0xffffffffu, x, d);
+    if (lane >= d) x += y;
+  }
+  if (lane == 31) sums[warp] = x;
+  __syncthreads();
+  if (warp == 0) {
+    int w = lane < kWarps ? sums[lane] : 0;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const int y = __shfl_up_sync(0xffffffffu, w, d);
+      if (lane >= d) w += y;
+    }
+    sums[lane] = w;
+  }
+  __syncthreads();
+  total = sums[kWarps - 1];
+  const int before = (warp > 0 ? sums[warp - 1] : 0) + x - v;
+  __syncthreads();  // the sums are read before anyone reuses them
+  return before;
+}
+
+// Where thread t of brick r keeps its shell points' events (shell point i at
+// [i * kThreads]) and its inner columns' ranges of events (column i at [i * kThreads]) in
+// the events form's scratch: every thread's shell events, then every thread's ranges.
+template <int kThreads, int kShellPerThread>
+__device__ __forceinline__ int* shell_events_of(int* scratch, int r, int t) {
+  return scratch + (size_t)r * kShellPerThread * kThreads + t;
+}
+template <int kThreads, int kShellPerThread, int kColsPerThread, class Events>
+__device__ __forceinline__ int2* column_events_of(const Events& events, unsigned char* smem, int bricks, int r, int t) {
+  if (events.ranges_offset >= 0) return reinterpret_cast<int2*>(smem + events.ranges_offset) + t;
+  int2* cols = reinterpret_cast<int2*>(events.scratch + (size_t)bricks * kShellPerThread * kThreads);
+  return cols + (size_t)r * kColsPerThread * kThreads + t;
+}
+
+// Event e's node, at cell o of the brick's fields (u^n in A, u^{n-1} in B, which the
+// caller has not yet overwritten), v its value so far and v_int its interior update: the
+// node's own event applied (boundary, solid or plain: code >= kEventPlain), the others
+// (its sources') left to add_sources. Its neighbours are read again from shared memory
+// rather than held through the loop that meets the event (registers the plain nodes need).
+template <class T>
+__device__ __forceinline__ T brick_node_event(const T* A, const T* B, int o, const BrickGrid& g, T v, T v_int,
+                                              const EventRecord<T>* rec) {
+  const EventRecord<T> er = load_event_record(rec);
+  if (er.code < kEventPlain) return v;
+  const T nb[6] = {A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], A[o - g.PS], A[o + g.PS]};
+  return apply_event(er.code, v, v_int, A[o], nb, B[o], static_cast<const T*>(nullptr), [&] {
+    return EventCoeffs<T>{(uint8_t)(er.flags & 0xff), (uint8_t)((er.flags >> 8) & 0xff), er.cd, er.cl};
+  });
+}
+
+// An inner column (planes 1 .. bz - 2 from cell o at plane 1) whose events are
+// [range.x, range.y), sorted by plane: the interior update at every node, a node's own event
+// where it has one.
+template <class T>
+__device__ __forceinline__ void inner_column_with_events(const T* A, T* B, int o, const BrickGrid& g, int bz, int z0,
+                                                         T w, const EventListView<T>& cols, int2 range) {
+  int e = range.x;
+  int next = __ldg(cols.k + e) - z0;
+  T below = A[o - g.PS], u = A[o];
+  for (int z = 1; z < bz - 1; ++z) {
+    const T above = A[o + g.PS];
+    T v = ex::seven_point_update(u, B[o], A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], below, above, w);
+    if (z == next) {
+      v = brick_node_event(A, B, o, g, v, v, cols.rec + e);
+      do ++e;
+      while (e < range.y && __ldg(cols.k + e) == z0 + z);
+      next = e < range.y ? __ldg(cols.k + e) - z0 : INT_MAX;
+    }
+    B[o] = v;
+    below = u;
+    u = above;
+    o += g.PS;
+  }
+}
+
+// An inner column whose events the block listed, slots [range.x, range.y) at planes
+// `plane`: every other node's interior update (the listed ones were finished at the step's
+// start).
+template <class T>
+__device__ __forceinline__ void inner_column_listed(const T* A, T* B, int o, const BrickGrid& g, int bz, T w,
+                                                    const short* plane, int2 range) {
+  int k = range.x;
+  int next = plane[k];
+  T below = A[o - g.PS], u = A[o];
+  for (int z = 1; z < bz - 1; ++z) {
+    const T above = A[o + g.PS];
+    if (z != next) {
+      B[o] = ex::seven_point_update(u, B[o], A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], below, above, w);
+    } else {
+      ++k;
+      next = k < range.y ? plane[k] : INT_MAX;
+    }
+    below = u;
+    u = above;
+    o += g.PS;
+  }
+}
+
+// Slot k's node finished: its new value into u^{n+1} (B) from u^n (A) and its u^{n-1},
+// by the expressions of the other whole-step kernels (boundary_node.cuh, exact_update.cuh).
+template <class T>
+__device__ __forceinline__ void finish_slot(const T* A, T* B, const BrickGrid& g, T w, const EventSlots<T>& slots,
+                                            int k) {
+  const int info = slots.node[k];
+  const int o = info & 0xfffff, kind = info >> 29;
+  T v = T(0);
+  if (kind != kSlotSolid) {
+    const T nb[6] = {A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], A[o - g.PS], A[o + g.PS]};
+    if (kind == kSlotPlain)
+      v = ex::seven_point_update(A[o], B[o], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
+    else
+      v = boundary_value(A[o], nb, B[o], (uint8_t)((info >> 20) & 63), (uint8_t)((info >> 26) & 7), slots.cd[k],
+                         slots.cl[k]);
+  }
+  B[o] = v;
+}
+
+// Event er's node at cell o into slot k (plane z for an inner node).
+template <class T>
+__device__ __forceinline__ void fill_slot(const EventSlots<T>& slots, int k, int o, int z, const EventRecord<T>& er) {
+  const int kind = er.code >= 0 ? kSlotBoundary : er.code == kEventSolid ? kSlotSolid : kSlotPlain;
+  slots.node[k] = o | (er.flags & 63) << 20 | ((er.flags >> 8) & 7) << 26 | kind << 29;
+  slots.cd[k] = er.cd;
+  slots.cl[k] = er.cl;
+  slots.plane[k] = (short)z;
+}
+
+template <class T, int kThreads, int kShellPerThread, int kColsPerThread, int kFacePerThread, bool kWalls,
+          bool kEvents>
 __global__ void __launch_bounds__(kThreads, 1)
     brick_onchip_kernel(T* cur, T* prev, int steps, FieldLayout L, T w, BrickGrid g, BrickIo<T> io,
-                        BrickClasses<T, kWalls> classes, typename TaggedWord<T>::Word* mail) {
+                        BrickClasses<T, kWalls> classes, BrickEvents<T, kEvents> events,
+                        typename TaggedWord<T>::Word* mail) {
+  static_assert(kWalls || !kEvents, "the events form updates the walls by face class too");
   using Word = typename TaggedWord<T>::Word;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* A = reinterpret_cast<T*>(smem_raw);  // u^n, with the face halos
@@ -214,6 +415,17 @@ __global__ void __launch_bounds__(kThreads, 1)
       // The node's face class of the box in the bits above its cell (a brick's cells are
       // fewer than 2^20), 0 off the box's faces.
       shell[i] = cell(g, x, y, z) | (kWalls ? face_class(L, x0 + x, y0 + y, z0 + z) << kClassShift : 0);
+      if constexpr (kEvents) {
+        // The node's own event (boundary, solid or plain), the first of its events; its
+        // sources' events come after it and are added by add_sources.
+        int e, e_end;
+        const int gz = z0 + z;
+        listed_events_at(events.cols, (x0 + x) + L.nx * (y0 + y), gz, e, e_end);
+        if (e < e_end && __ldg(events.cols.k + e) == gz && __ldg(&events.cols.rec[e].code) >= kEventPlain) {
+          shell[i] |= kShellEvent;
+          shell_events_of<kThreads, kShellPerThread>(events.scratch, r, t)[i * kThreads] = e;
+        }
+      }
     }
   }
   // Its inner column (z = 1 .. bz - 2), a warp's columns a patch that meets no bank twice
@@ -227,6 +439,57 @@ __global__ void __launch_bounds__(kThreads, 1)
     int xi = c % padded_row(bx), yi = c / padded_row(bx);
     const bool in = g.patch == 32 ? xi < bx - 2 && yi < by - 2 : inner_column(c, bx - 2, by - 2, g.patch, xi, yi);
     col[i] = in ? cell(g, 1 + xi, 1 + yi, 1) : -1;
+    if constexpr (kEvents) {
+      // The column's events at planes 1 .. bz - 2 of the brick: [first, end).
+      int2 range = make_int2(0, 0);
+      if (in && bz > 2) {
+        const int c = (x0 + 1 + xi) + L.nx * (y0 + 1 + yi);
+        int e_end;
+        listed_events_at(events.cols, c, z0 + 1, range.x, e_end);
+        listed_events_at(events.cols, c, z0 + bz - 1, range.y, e_end);
+      }
+      column_events_of<kThreads, kShellPerThread, kColsPerThread>(events, smem_raw, bricks, r, t)[i * kThreads] = range;
+    }
+  }
+  // The events form's listing of the nodes' own events (BrickEvents): -1 when the brick has
+  // more than the block lists (its passes then meet them).
+  int listed = -1;
+  if constexpr (kEvents) {
+    if (events.cap > 0) {
+      int2* ranges = column_events_of<kThreads, kShellPerThread, kColsPerThread>(events, smem_raw, bricks, r, t);
+      const int* shell_event = shell_events_of<kThreads, kShellPerThread>(events.scratch, r, t);
+      int mine = 0;
+#pragma unroll
+      for (int i = 0; i < kShellPerThread; ++i) mine += shell[i] >= 0 && (shell[i] & kShellEvent);
+#pragma unroll
+      for (int i = 0; i < kColsPerThread; ++i)
+        for (int e = ranges[i * kThreads].x; e < ranges[i * kThreads].y; ++e)
+          mine += __ldg(&events.cols.rec[e].code) >= kEventPlain;
+      const EventSlots<T> slots(smem_raw, events.smem_offset, events.cap);
+      int total = 0;
+      int k = block_exclusive_sum<kThreads>(mine, slots.node, total);
+      if (total <= events.cap) {
+        listed = total;
+#pragma unroll
+        for (int i = 0; i < kShellPerThread; ++i)
+          if (shell[i] >= 0 && (shell[i] & kShellEvent))
+            fill_slot(slots, k++, shell[i] & ((1 << kClassShift) - 1), 0,
+                      load_event_record(events.cols.rec + shell_event[i * kThreads]));
+#pragma unroll
+        for (int i = 0; i < kColsPerThread; ++i) {
+          const int2 range = ranges[i * kThreads];
+          int2 out = make_int2(k, k);
+          for (int e = range.x; e < range.y; ++e) {
+            const EventRecord<T> er = load_event_record(events.cols.rec + e);
+            if (er.code < kEventPlain) continue;
+            const int z = __ldg(events.cols.k + e) - z0;
+            fill_slot(slots, k++, col[i] + (z - 1) * g.PS, z, er);
+          }
+          out.y = k;
+          ranges[i * kThreads] = out;
+        }
+      }
+    }
   }
   // Its face elements: this brick's into its mailbox, the neighbours' into its halo.
   const int slot = g.face_max;
@@ -304,19 +567,43 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
   };
 
+  // The events form's per-thread scratch (one pointer each: the points' offsets are constants).
+  const int* shell_ev = nullptr;
+  const int2* col_ev = nullptr;
+  if constexpr (kEvents) {
+    shell_ev = shell_events_of<kThreads, kShellPerThread>(events.scratch, r, t);
+    col_ev = column_events_of<kThreads, kShellPerThread, kColsPerThread>(events, smem_raw, bricks, r, t);
+  }
+
   for (int s = 0; s < steps; ++s) {
     if (s > 0) record_taps(s - 1, A);
     const unsigned tag = (unsigned)s + 1u;
+    if constexpr (kEvents) {
+      // The listed nodes finished, from u^n and the u^{n-1} nothing has overwritten yet.
+      if (listed > 0) {
+        const EventSlots<T> slots(smem_raw, events.smem_offset, events.cap);
+        for (int k = t; k < listed; k += kThreads) finish_slot(A, B, g, w, slots, k);
+      }
+    }
 #pragma unroll
     for (int i = 0; i < kShellPerThread; ++i) {
       if (shell[i] < 0) continue;
+      if constexpr (kEvents) {
+        if (listed >= 0 && (shell[i] & kShellEvent)) continue;  // finished at the step's start
+      }
       if constexpr (kWalls) {
-        const int o = shell[i] & ((1 << kClassShift) - 1), cls = shell[i] >> kClassShift;
+        const int o = shell[i] & ((1 << kClassShift) - 1), cls = (shell[i] >> kClassShift) & kClassBits;
         const T nb[6] = {A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], A[o - g.PS], A[o + g.PS]};
-        T v = ex::seven_point_update(A[o], B[o], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
+        const T v_int = ex::seven_point_update(A[o], B[o], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
+        T v = v_int;
         if (cls != 0) {
           const ClassCoeffs<T> cc = classes.table[cls];
           if (cc.on) v = boundary_value(A[o], nb, B[o], cc.mask, cc.n_fixed, cc.cd, cc.cl);
+        }
+        if constexpr (kEvents) {
+          if (shell[i] & kShellEvent)
+            v = brick_node_event(A, B, o, g, v, v_int,
+                                 events.cols.rec + shell_ev[i * kThreads]);
         }
         B[o] = v;
       } else {
@@ -339,6 +626,18 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int i = 0; i < kColsPerThread; ++i) {
       int o = col[i];
       if (o < 0) continue;
+      if constexpr (kEvents) {
+        const int2 range = col_ev[i * kThreads];
+        if (range.x < range.y) {
+          if (listed >= 0) {
+            inner_column_listed(A, B, o, g, bz, w, EventSlots<T>(smem_raw, events.smem_offset, events.cap).plane,
+                                range);
+          } else {
+            inner_column_with_events(A, B, o, g, bz, z0, w, events.cols, range);
+          }
+          continue;
+        }
+      }
       T below = A[o - g.PS], u = A[o];
       for (int z = 1; z < bz - 1; ++z) {
         const T above = A[o + g.PS];
@@ -416,11 +715,15 @@ constexpr int kScratchFields = 2;  // KernelVariant::multi_scratch_fields
 
 template <class T>
 struct BrickScratch {
-  BrickScratch(const MultiStepArgs<T>& a, const BrickGrid& g, int ntaps, cudaStream_t stream)
+  // events: with the events form's scratch (BrickEvents).
+  BrickScratch(const MultiStepArgs<T>& a, const BrickGrid& g, int ntaps, bool events, cudaStream_t stream)
       : mem(a.scratch, kScratchFields * (size_t)a.layout.total * sizeof(T),
-            {mail_bytes(g), (size_t)kTapRunSteps * ntaps * sizeof(T)}, stream),
+            {mail_bytes(g), (size_t)kTapRunSteps * ntaps * sizeof(T),
+             events ? (size_t)g.blocks() * g.threads * kEventScratchInts * sizeof(int) : 0},
+            stream),
         mail(mem.part<Word>(0)),
-        tap_value(mem.part<T>(1)) {}
+        tap_value(mem.part<T>(1)),
+        event_scratch(mem.part<int>(2)) {}
 
   using Word = typename TaggedWord<T>::Word;
   static size_t mail_bytes(const BrickGrid& g) { return 2 * (size_t)g.blocks() * 6 * g.face_max * sizeof(Word); }
@@ -428,6 +731,7 @@ struct BrickScratch {
   onchip::LaunchScratch mem;
   Word* mail;
   T* tap_value;
+  int* event_scratch;
 };
 
 std::string block_error_brick(const Stencil&, Precision, const BlockShape& b) {
@@ -467,11 +771,31 @@ BrickGrid cached_layout(const FieldLayout& L, Precision p, const DeviceFacts& de
 // Queues the runs of `a` with one form of the kernel: its shared memory set, its residency
 // checked, the mailboxes' words zeroed before each run (no tag left from before), the sources' values before it and the taps'
 // sums after it. Returns the launches queued.
-template <class T, class Kernel, class Classes>
-int run_bricks(Kernel kernel_fn, const Classes& classes, const MultiStepArgs<T>& a, const TiledStepData<T>& io,
-               const BrickGrid& g, T w, bool values, int ntaps, const DeviceFacts& dev, cudaStream_t stream) {
+template <class T, class Kernel, class Classes, class Events>
+int run_bricks(Kernel kernel_fn, const Classes& classes, Events events, const MultiStepArgs<T>& a,
+               const TiledStepData<T>& io, const BrickGrid& g, T w, bool values, int ntaps, const DeviceFacts& dev,
+               cudaStream_t stream) {
   const void* kernel = (const void*)kernel_fn;
-  const size_t smem = brick_smem_bytes(g, (int)sizeof(T));
+  constexpr bool kEvents = !std::is_empty_v<Events>;
+  size_t smem = brick_smem_bytes(g, (int)sizeof(T));
+  if constexpr (kEvents) {
+    // In the shared memory the brick leaves (BrickEvents): the inner columns' ranges of
+    // events, then the listing of events, at least 32 of them (the listing's prefix sum
+    // uses 32 ints there first).
+    size_t offset = (smem + 15) / 16 * 16;
+    const size_t ranges = (size_t)g.threads * (g.large ? kBrickLarge.cols : kBrickSmall.cols) * sizeof(int2);
+    if (offset + ranges <= dev.smem_optin) {
+      events.ranges_offset = (int)offset;
+      offset += ranges;
+      smem = offset;
+    }
+    const size_t room = dev.smem_optin > offset ? dev.smem_optin - offset : 0;
+    int cap = (int)std::min<size_t>(kMaxListedEvents, room / kEventSlotBytes<T>) & ~7;
+    if (cap < 32) cap = 0;
+    events.cap = cap;
+    events.smem_offset = (int)offset;
+    if (cap > 0) smem = offset + (size_t)cap * kEventSlotBytes<T>;
+  }
   onchip::ensure_resident(kernel, g.threads, smem, g.blocks(), dev, "brick_onchip");
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeCooperative;
@@ -483,7 +807,8 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, const MultiStepArgs<T>&
   cfg.stream = stream;
   cfg.attrs = attr;
   cfg.numAttrs = 1;
-  const BrickScratch<T> parts(a, g, ntaps, stream);
+  const BrickScratch<T> parts(a, g, ntaps, kEvents, stream);
+  if constexpr (kEvents) events.scratch = parts.event_scratch;
   // Runs of at most kTapRunSteps steps when receivers record (the scratch holds a run's
   // tap values), each as long as the sources' values allow.
   int launches = 0;
@@ -504,7 +829,7 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, const MultiStepArgs<T>&
       bio.taps = rd.taps;
       bio.ntaps = ntaps;
       bio.tap_value = parts.tap_value;
-      CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel_fn, c, p, run, a.layout, w, g, bio, classes, parts.mail));
+      CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel_fn, c, p, run, a.layout, w, g, bio, classes, events, parts.mail));
       if (ntaps > 0) {
         const int n = run * rd.nrec;
         brick_tap_sums_kernel<T><<<std::min((n + 255) / 256, 1024), 256, 0, stream>>>(
@@ -527,11 +852,6 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
     throw std::invalid_argument("kernel 'brick_onchip': " + std::to_string(g.blocks()) + " bricks' mailboxes of " +
                                 std::to_string(g.face_max) + " points a face pass its offsets' bits");
   const T w = seven_point_coeffs(StepArgs<T>{a.prev, a.cur, a.layout, a.stencil, a.lambda2}).neighbour;
-  // The solver gives it only rooms whose walls its face classes hold (MultiWalls::ClassFaces,
-  // box_wall_classes); what the step data can tell of that is checked here.
-  if (a.io && (a.io->solid_count > 0 || (a.io->bnd_count > 0 && a.io->wall_faces < 0)))
-    throw std::invalid_argument("kernel 'brick_onchip': it runs the box's walls as whole faces by face class and no "
-                                "obstacles; such a room is stepped singly (KernelVariant::MultiWalls::ClassFaces)");
   TiledStepData<T> io;
   if (a.io) io = *a.io;
   const bool values = io.nsrc > 0;
@@ -540,25 +860,36 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   const int ntaps = io.nrec > 0 ? io.ntaps : 0;
   if (io.nrec > 0 && ntaps <= 0)
     throw std::invalid_argument("kernel 'brick_onchip': the step data's receivers do not say how many taps they have");
-  const bool walls = a.io && a.io->bnd_count > 0;
+  // Walls by face class; with events where the classes get nodes wrong (obstacles, walls
+  // whose classes' nodes differ).
+  const bool walls = a.io && (a.io->bnd_count > 0 || a.io->solid_count > 0);
+  const bool events = walls && io.node_events > 0;
+  if (events && !io.cols.start)
+    throw std::invalid_argument("kernel 'brick_onchip': the step data has no column events for the room's obstacles");
   BrickClasses<T, true> classes;
   if (walls)
     for (int c = 0; c < kFaceClasses; ++c) classes.table[c] = io.class_table[c];
-  // The form the bricks need (small or large) with or without the walls' classes.
+  BrickEvents<T, true> ev;
+  ev.cols = io.cols;
+  // The form the bricks need (large, small, small at half the threads), without walls, with
+  // them by face class, or with events as well.
+  auto run_form = [&](auto no_walls, auto with_walls, auto with_events) {
+    if (events) return run_bricks(with_events, classes, ev, a, io, g, w, values, ntaps, dev, stream);
+    if (walls) return run_bricks(with_walls, classes, BrickEvents<T, false>{}, a, io, g, w, values, ntaps, dev, stream);
+    return run_bricks(no_walls, BrickClasses<T, false>{}, BrickEvents<T, false>{}, a, io, g, w, values, ntaps, dev,
+                      stream);
+  };
   if (g.large)
-    return walls ? run_bricks(brick_onchip_kernel<T, kBrickThreads, kLarge.shell, kLarge.cols, kLarge.faces, true>,
-                              classes, a, io, g, w, values, ntaps, dev, stream)
-                 : run_bricks(brick_onchip_kernel<T, kBrickThreads, kLarge.shell, kLarge.cols, kLarge.faces, false>,
-                              BrickClasses<T, false>{}, a, io, g, w, values, ntaps, dev, stream);
+    return run_form(brick_onchip_kernel<T, kBrickThreads, kLarge.shell, kLarge.cols, kLarge.faces, false, false>,
+                    brick_onchip_kernel<T, kBrickThreads, kLarge.shell, kLarge.cols, kLarge.faces, true, false>,
+                    brick_onchip_kernel<T, kBrickThreads, kLarge.shell, kLarge.cols, kLarge.faces, true, true>);
   if (g.threads == kBrickFewThreads)
-    return walls ? run_bricks(brick_onchip_kernel<T, kBrickFewThreads, kSmall.shell, kSmall.cols, kSmall.faces, true>,
-                              classes, a, io, g, w, values, ntaps, dev, stream)
-                 : run_bricks(brick_onchip_kernel<T, kBrickFewThreads, kSmall.shell, kSmall.cols, kSmall.faces, false>,
-                              BrickClasses<T, false>{}, a, io, g, w, values, ntaps, dev, stream);
-  return walls ? run_bricks(brick_onchip_kernel<T, kBrickThreads, kSmall.shell, kSmall.cols, kSmall.faces, true>,
-                            classes, a, io, g, w, values, ntaps, dev, stream)
-               : run_bricks(brick_onchip_kernel<T, kBrickThreads, kSmall.shell, kSmall.cols, kSmall.faces, false>,
-                            BrickClasses<T, false>{}, a, io, g, w, values, ntaps, dev, stream);
+    return run_form(brick_onchip_kernel<T, kBrickFewThreads, kSmall.shell, kSmall.cols, kSmall.faces, false, false>,
+                    brick_onchip_kernel<T, kBrickFewThreads, kSmall.shell, kSmall.cols, kSmall.faces, true, false>,
+                    brick_onchip_kernel<T, kBrickFewThreads, kSmall.shell, kSmall.cols, kSmall.faces, true, true>);
+  return run_form(brick_onchip_kernel<T, kBrickThreads, kSmall.shell, kSmall.cols, kSmall.faces, false, false>,
+                  brick_onchip_kernel<T, kBrickThreads, kSmall.shell, kSmall.cols, kSmall.faces, true, false>,
+                  brick_onchip_kernel<T, kBrickThreads, kSmall.shell, kSmall.cols, kSmall.faces, true, true>);
 }
 
 }  // namespace
@@ -581,8 +912,9 @@ void register_brick_onchip_kernels(KernelRegistry& r) {
   v.multi_float = launch_multi<float>;
   v.multi_double = launch_multi<double>;
   v.multi_scratch_fields = kScratchFields;
-  v.multi_walls = KernelVariant::MultiWalls::ClassFaces;
+  v.multi_walls = KernelVariant::MultiWalls::All;
   v.multi_uses_tiles = false;
+  v.multi_uses_column_events = true;  // enclosed solid nodes take the interior update
   r.add(v);
 }
 
