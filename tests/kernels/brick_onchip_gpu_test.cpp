@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -215,6 +216,30 @@ TEST(BrickOnchip, OddGridWithStraddlingReceiversMatchesBitForBit) {
     EXPECT_EQ(field_bits, 0) << to_string(p);
     EXPECT_EQ(rec_bits, 0) << to_string(p);
   }
+}
+
+// A brick with more events than its shared memory's slots takes its slots from a region of
+// the global ones (BrickEvents). The test bounds the shared memory's slots by the kernel's
+// test variable WS_BRICK_SMEM_EVENT_SLOTS: none (every brick in global memory) and 16 (the
+// bricks with few events in shared memory, the others in global memory): the same bits.
+TEST(BrickOnchip, EventSlotsInGlobalMemoryMatchBitForBit) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  for (const char* slots : {"0", "16"})
+    for (Precision p : {Precision::Float, Precision::Double}) {
+      SCOPED_TRACE(std::string("shared-memory slots ") + slots + ", " + to_string(p));
+      const GridRun ref = run_odd(p, default_kernel_for(st, p), GridRoom::FurnishedRandomSolids);
+      ASSERT_EQ(setenv("WS_BRICK_SMEM_EVENT_SLOTS", slots, 1), 0);
+      const GridRun got = run_odd(p, "brick_onchip", GridRoom::FurnishedRandomSolids);
+      unsetenv("WS_BRICK_SMEM_EVENT_SLOTS");
+      long long field_bits = 0;
+      for (size_t q = 0; q < ref.cur.size(); ++q) field_bits += (got.cur[q] != ref.cur[q]) + (got.prev[q] != ref.prev[q]);
+      std::printf("[ multi-step ] brick_onchip %s, 61x47x53 furnished, %s event slots in shared memory: %lld field "
+                  "values differ in bits\n",
+                  to_string(p), slots, field_bits);
+      EXPECT_EQ(field_bits, 0);
+      EXPECT_TRUE(got.rec == ref.rec) << "the receivers differ";
+    }
 }
 
 // This device's cut of an n^3 float grid.

@@ -8,7 +8,7 @@ namespace ws {
 
 size_t brick_smem_bytes(const BrickGrid& g, int elem_bytes) {
   return 2 * (size_t)g.cells * (size_t)elem_bytes + sizeof(int) * (3 * kBrickListedSources + 2 * kBrickListedTaps) +
-         16 * sizeof(int);
+         kBrickControlInts * sizeof(int);
 }
 
 bool brick_fits(int bx, int by, int bz, int elem_bytes, size_t smem_optin, const BrickReach& reach, int threads) {

@@ -92,7 +92,10 @@ WS_HD bool inner_column(int c, int iw, int ih, int w, int& xi, int& yi) {
 }
 
 // A block's dynamic shared memory: both fields of its brick with their halo, its listed
-// sources (three ints each) and taps (two), and 16 ints of counts and per-face steps.
+// sources (three ints each) and taps (two), and kBrickControlInts ints: 4 counts, 6 + 6
+// per-face steps, the events form's listing (2, and 2 unused) and 32 for a prefix sum over
+// the block's warps.
+constexpr int kBrickControlInts = 52;
 size_t brick_smem_bytes(const BrickGrid& g, int elem_bytes);
 
 // Whether a brick of bx x by x bz points fits a block's registers (`reach`) and shared

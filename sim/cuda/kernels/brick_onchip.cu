@@ -39,6 +39,7 @@
 // The launch is cooperative: every block is resident at once, which the polling needs.
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -121,58 +122,68 @@ struct BrickClasses {
 template <class T>
 struct BrickClasses<T, false> {};
 
-// The events form (obstacles, and walls whose face classes get some nodes wrong): the
-// step's column events (column_events.hpp, listed per column) and a scratch in which each
-// thread keeps, for the launch, the event of each of its shell points (shell_events_of)
-// and the range of its inner columns' events inside the brick (column_events_of): read
-// once a step from L1, where registers for them spilled.
-//
-// Events read from global memory as the passes meet them are chains of dependent loads,
-// and the step waits for the block's slowest warp: a column along an obstacle's side has
-// an event at every plane (on the H200 that ran the furnished room at 20 kHz at a fifth of
-// its bare grid's speed). So a block lists its nodes' own events (up to `cap`) once per
-// launch in the shared memory its brick leaves (EventSlots, at smem_offset): each node's
-// cell, kind, mask and fixed count in one int, its coefficients, and for an inner node its
-// plane. At the start of every step the block's threads finish those nodes side by side,
-// writing u^{n+1} before anything else overwrites u^{n-1}; the shell pass skips them and
-// the z loops leave them as they are. A brick with more events than `cap` meets them in
-// its passes instead (correct, slower).
-template <class T, bool kEvents>
-struct BrickEvents {
-  EventListView<T> cols;
-  int* scratch = nullptr;
-  int cap = 0;
-  int smem_offset = 0;
-  // >= 0: the inner columns' ranges of events live in shared memory there (a thread's
-  // column i at [i * threads + t]), read every step without a trip to L2; else in the scratch.
-  int ranges_offset = -1;
-};
-template <class T>
-struct BrickEvents<T, false> {};
-
-// Ints of the events form's scratch a thread needs (the large form's reach covers all).
-constexpr int kEventScratchInts = kBrickLarge.shell + 2 * kBrickLarge.cols;
-// The most events a block lists.
-constexpr int kMaxListedEvents = 16384;
-// Bytes of shared memory a listed event takes (EventSlots).
-template <class T>
-constexpr size_t kEventSlotBytes = 2 * sizeof(T) + sizeof(int) + sizeof(short);
-
-// A block's listed events in shared memory, `cap` slots: their coefficients, their node as
-// cell | mask << 20 | fixed count << 26 | kind << 29, and an inner node's plane.
-constexpr int kSlotBoundary = 0, kSlotSolid = 1, kSlotPlain = 2;
+// The events form (obstacles, and walls whose face classes get some nodes wrong) reads the
+// step's column events (column_events.hpp, listed per column). Events read from global
+// memory as the passes meet them would be chains of dependent loads, and the step waits for
+// the block's slowest warp: a column along an obstacle's side has an event at every plane
+// (on the H200 that ran the furnished room at 20 kHz at a fifth of its bare grid's speed).
+// So once per launch a block lists its nodes' own events (boundary, solid, plain; the
+// sources' stay with add_sources) in slots (EventSlots): each node's cell, kind, mask and
+// fixed count in one int, its coefficients, and an inner node's plane; in the shared memory
+// its brick leaves (`cap` slots at smem_offset) or, for a brick with more events than that,
+// in a region of the global slots (`global`, as many slots as the step has such events,
+// handed out by an atomic counter). At the start of every step the block's threads finish
+// the listed nodes side by side, writing u^{n+1} before anything else overwrites u^{n-1};
+// the shell pass skips them (a flag in the shell point's index) and the z loops leave them.
+// Each inner column's range of slots lives in shared memory where there is room (at
+// ranges_offset, a thread's column i at [i * threads + t]), else in `ranges`. The listing's
+// count and where its slots are (-1: shared memory, else the global region's first slot)
+// are two ints of the block's shared memory (the header after the faces' steps), read each
+// step rather than held in registers: this form is at the 1024-thread blocks' 64 registers,
+// and its earlier versions spilled in the step loop (Nsight Compute: 1.1 GB of local loads
+// in a 256-step launch, the step 35% slower on a room without a single event).
 template <class T>
 struct EventSlots {
   T* cd;
   T* cl;
   int* node;
   short* plane;
-  __device__ EventSlots(unsigned char* smem, int offset, int cap)
-      : cd(reinterpret_cast<T*>(smem + offset)),
-        cl(cd + cap),
-        node(reinterpret_cast<int*>(cl + cap)),
-        plane(reinterpret_cast<short*>(node + cap)) {}
 };
+template <class T, bool kEvents>
+struct BrickEvents {
+  EventListView<T> cols;
+  int cap = 0;
+  int smem_offset = 0;
+  int ranges_offset = -1;
+  int2* ranges = nullptr;
+  EventSlots<T> global{};
+  int* counter = nullptr;
+};
+template <class T>
+struct BrickEvents<T, false> {};
+
+// Bytes a listed event takes (EventSlots); the most a block lists in shared memory.
+template <class T>
+constexpr size_t kEventSlotBytes = 2 * sizeof(T) + sizeof(int) + sizeof(short);
+constexpr int kMaxListedEvents = 16384;
+constexpr int kSlotBoundary = 0, kSlotSolid = 1, kSlotPlain = 2;
+
+// The slots of `cap` events at `offset` of the block's shared memory.
+template <class T>
+__device__ __forceinline__ EventSlots<T> smem_slots(unsigned char* smem, int offset, int cap) {
+  EventSlots<T> s;
+  s.cd = reinterpret_cast<T*>(smem + offset);
+  s.cl = s.cd + cap;
+  s.node = reinterpret_cast<int*>(s.cl + cap);
+  s.plane = reinterpret_cast<short*>(s.node + cap);
+  return s;
+}
+// The block's slots: in shared memory (base < 0) or from slot `base` of the global ones.
+template <class T>
+__device__ __forceinline__ EventSlots<T> block_slots(const BrickEvents<T, true>& ev, unsigned char* smem, int base) {
+  if (base < 0) return smem_slots<T>(smem, ev.smem_offset, ev.cap);
+  return EventSlots<T>{ev.global.cd + base, ev.global.cl + base, ev.global.node + base, ev.global.plane + base};
+}
 
 // The exclusive prefix sum of v over the block's threads and its total (`sums`: 32 ints of
 // shared memory); every thread of the block calls it.
@@ -204,59 +215,12 @@ __device__ __forceinline__ int block_exclusive_sum(int v, int* sums, int& total)
   return before;
 }
 
-// Where thread t of brick r keeps its shell points' events (shell point i at
-// [i * kThreads]) and its inner columns' ranges of events (column i at [i * kThreads]) in
-// the events form's scratch: every thread's shell events, then every thread's ranges.
-template <int kThreads, int kShellPerThread>
-__device__ __forceinline__ int* shell_events_of(int* scratch, int r, int t) {
-  return scratch + (size_t)r * kShellPerThread * kThreads + t;
-}
-template <int kThreads, int kShellPerThread, int kColsPerThread, class Events>
-__device__ __forceinline__ int2* column_events_of(const Events& events, unsigned char* smem, int bricks, int r, int t) {
-  if (events.ranges_offset >= 0) return reinterpret_cast<int2*>(smem + events.ranges_offset) + t;
-  int2* cols = reinterpret_cast<int2*>(events.scratch + (size_t)bricks * kShellPerThread * kThreads);
-  return cols + (size_t)r * kColsPerThread * kThreads + t;
-}
-
-// Event e's node, at cell o of the brick's fields (u^n in A, u^{n-1} in B, which the
-// caller has not yet overwritten), v its value so far and v_int its interior update: the
-// node's own event applied (boundary, solid or plain: code >= kEventPlain), the others
-// (its sources') left to add_sources. Its neighbours are read again from shared memory
-// rather than held through the loop that meets the event (registers the plain nodes need).
-template <class T>
-__device__ __forceinline__ T brick_node_event(const T* A, const T* B, int o, const BrickGrid& g, T v, T v_int,
-                                              const EventRecord<T>* rec) {
-  const EventRecord<T> er = load_event_record(rec);
-  if (er.code < kEventPlain) return v;
-  const T nb[6] = {A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], A[o - g.PS], A[o + g.PS]};
-  return apply_event(er.code, v, v_int, A[o], nb, B[o], static_cast<const T*>(nullptr), [&] {
-    return EventCoeffs<T>{(uint8_t)(er.flags & 0xff), (uint8_t)((er.flags >> 8) & 0xff), er.cd, er.cl};
-  });
-}
-
-// An inner column (planes 1 .. bz - 2 from cell o at plane 1) whose events are
-// [range.x, range.y), sorted by plane: the interior update at every node, a node's own event
-// where it has one.
-template <class T>
-__device__ __forceinline__ void inner_column_with_events(const T* A, T* B, int o, const BrickGrid& g, int bz, int z0,
-                                                         T w, const EventListView<T>& cols, int2 range) {
-  int e = range.x;
-  int next = __ldg(cols.k + e) - z0;
-  T below = A[o - g.PS], u = A[o];
-  for (int z = 1; z < bz - 1; ++z) {
-    const T above = A[o + g.PS];
-    T v = ex::seven_point_update(u, B[o], A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], below, above, w);
-    if (z == next) {
-      v = brick_node_event(A, B, o, g, v, v, cols.rec + e);
-      do ++e;
-      while (e < range.y && __ldg(cols.k + e) == z0 + z);
-      next = e < range.y ? __ldg(cols.k + e) - z0 : INT_MAX;
-    }
-    B[o] = v;
-    below = u;
-    u = above;
-    o += g.PS;
-  }
+// Inner column i's range of events (then of slots) of this thread: in shared memory where
+// there is room, else in the scratch.
+template <int kThreads, int kColsPerThread, class Events>
+__device__ __forceinline__ int2* column_ranges(const Events& ev, unsigned char* smem, int r, int t) {
+  if (ev.ranges_offset >= 0) return reinterpret_cast<int2*>(smem + ev.ranges_offset) + t;
+  return ev.ranges + (size_t)r * kColsPerThread * kThreads + t;
 }
 
 // An inner column whose events the block listed, slots [range.x, range.y) at planes
@@ -330,6 +294,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   // offset in this brick's mailbox to the neighbour's matching one.
   int* halo_step = counts + 4;
   int* mail_step = halo_step + 6;
+  // The events form's listing: its count and where its slots are (BrickEvents).
+  int* listing = mail_step + 6;
   const int r = blockIdx.x, t = threadIdx.x;
   const int bricks = g.blocks();
   const int cx = r % g.px, cy = (r / g.px) % g.py, cz = r / (g.px * g.py);
@@ -396,6 +362,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int per = 2 * bx + 2 * (by - 2);
   const int nshell = 2 * bx * by + per * (bz - 2);
   int shell[kShellPerThread];
+  int shell_event[kEvents ? kShellPerThread : 1];  // the events form's setup: each point's event
 #pragma unroll
   for (int i = 0; i < kShellPerThread; ++i) {
     const int e = t + i * kThreads;
@@ -423,7 +390,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         listed_events_at(events.cols, (x0 + x) + L.nx * (y0 + y), gz, e, e_end);
         if (e < e_end && __ldg(events.cols.k + e) == gz && __ldg(&events.cols.rec[e].code) >= kEventPlain) {
           shell[i] |= kShellEvent;
-          shell_events_of<kThreads, kShellPerThread>(events.scratch, r, t)[i * kThreads] = e;
+          shell_event[i] = e;
         }
       }
     }
@@ -448,47 +415,45 @@ __global__ void __launch_bounds__(kThreads, 1)
         listed_events_at(events.cols, c, z0 + 1, range.x, e_end);
         listed_events_at(events.cols, c, z0 + bz - 1, range.y, e_end);
       }
-      column_events_of<kThreads, kShellPerThread, kColsPerThread>(events, smem_raw, bricks, r, t)[i * kThreads] = range;
+      column_ranges<kThreads, kColsPerThread>(events, smem_raw, r, t)[i * kThreads] = range;
     }
   }
-  // The events form's listing of the nodes' own events (BrickEvents): -1 when the brick has
-  // more than the block lists (its passes then meet them).
-  int listed = -1;
+  // The events form's listing of the nodes' own events (BrickEvents), placed by a prefix sum
+  // over the block: in shared memory if they fit, else in a region of the global slots.
   if constexpr (kEvents) {
-    if (events.cap > 0) {
-      int2* ranges = column_events_of<kThreads, kShellPerThread, kColsPerThread>(events, smem_raw, bricks, r, t);
-      const int* shell_event = shell_events_of<kThreads, kShellPerThread>(events.scratch, r, t);
-      int mine = 0;
+    int2* ranges = column_ranges<kThreads, kColsPerThread>(events, smem_raw, r, t);
+    int mine = 0;
 #pragma unroll
-      for (int i = 0; i < kShellPerThread; ++i) mine += shell[i] >= 0 && (shell[i] & kShellEvent);
+    for (int i = 0; i < kShellPerThread; ++i) mine += shell[i] >= 0 && (shell[i] & kShellEvent);
 #pragma unroll
-      for (int i = 0; i < kColsPerThread; ++i)
-        for (int e = ranges[i * kThreads].x; e < ranges[i * kThreads].y; ++e)
-          mine += __ldg(&events.cols.rec[e].code) >= kEventPlain;
-      const EventSlots<T> slots(smem_raw, events.smem_offset, events.cap);
-      int total = 0;
-      int k = block_exclusive_sum<kThreads>(mine, slots.node, total);
-      if (total <= events.cap) {
-        listed = total;
+    for (int i = 0; i < kColsPerThread; ++i)
+      for (int e = ranges[i * kThreads].x; e < ranges[i * kThreads].y; ++e)
+        mine += __ldg(&events.cols.rec[e].code) >= kEventPlain;
+    int total = 0;
+    int k = block_exclusive_sum<kThreads>(mine, listing + 4, total);
+    if (t == 0) {
+      listing[0] = total;
+      listing[1] = total <= events.cap ? -1 : atomicAdd(events.counter, total);
+    }
+    __syncthreads();
+    const EventSlots<T> slots = block_slots(events, smem_raw, listing[1]);
 #pragma unroll
-        for (int i = 0; i < kShellPerThread; ++i)
-          if (shell[i] >= 0 && (shell[i] & kShellEvent))
-            fill_slot(slots, k++, shell[i] & ((1 << kClassShift) - 1), 0,
-                      load_event_record(events.cols.rec + shell_event[i * kThreads]));
+    for (int i = 0; i < kShellPerThread; ++i)
+      if (shell[i] >= 0 && (shell[i] & kShellEvent))
+        fill_slot(slots, k++, shell[i] & ((1 << kClassShift) - 1), 0,
+                  load_event_record(events.cols.rec + shell_event[i]));
 #pragma unroll
-        for (int i = 0; i < kColsPerThread; ++i) {
-          const int2 range = ranges[i * kThreads];
-          int2 out = make_int2(k, k);
-          for (int e = range.x; e < range.y; ++e) {
-            const EventRecord<T> er = load_event_record(events.cols.rec + e);
-            if (er.code < kEventPlain) continue;
-            const int z = __ldg(events.cols.k + e) - z0;
-            fill_slot(slots, k++, col[i] + (z - 1) * g.PS, z, er);
-          }
-          out.y = k;
-          ranges[i * kThreads] = out;
-        }
+    for (int i = 0; i < kColsPerThread; ++i) {
+      const int2 range = ranges[i * kThreads];
+      int2 out = make_int2(k, k);
+      for (int e = range.x; e < range.y; ++e) {
+        const EventRecord<T> er = load_event_record(events.cols.rec + e);
+        if (er.code < kEventPlain) continue;
+        const int z = __ldg(events.cols.k + e) - z0;
+        fill_slot(slots, k++, col[i] + (z - 1) * g.PS, z, er);
       }
+      out.y = k;
+      ranges[i * kThreads] = out;
     }
   }
   // Its face elements: this brick's into its mailbox, the neighbours' into its halo.
@@ -567,21 +532,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
   };
 
-  // The events form's per-thread scratch (one pointer each: the points' offsets are constants).
-  const int* shell_ev = nullptr;
-  const int2* col_ev = nullptr;
-  if constexpr (kEvents) {
-    shell_ev = shell_events_of<kThreads, kShellPerThread>(events.scratch, r, t);
-    col_ev = column_events_of<kThreads, kShellPerThread, kColsPerThread>(events, smem_raw, bricks, r, t);
-  }
-
   for (int s = 0; s < steps; ++s) {
     if (s > 0) record_taps(s - 1, A);
     const unsigned tag = (unsigned)s + 1u;
     if constexpr (kEvents) {
       // The listed nodes finished, from u^n and the u^{n-1} nothing has overwritten yet.
+      const int listed = listing[0];
       if (listed > 0) {
-        const EventSlots<T> slots(smem_raw, events.smem_offset, events.cap);
+        const EventSlots<T> slots = block_slots(events, smem_raw, listing[1]);
         for (int k = t; k < listed; k += kThreads) finish_slot(A, B, g, w, slots, k);
       }
     }
@@ -589,21 +547,15 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int i = 0; i < kShellPerThread; ++i) {
       if (shell[i] < 0) continue;
       if constexpr (kEvents) {
-        if (listed >= 0 && (shell[i] & kShellEvent)) continue;  // finished at the step's start
+        if (shell[i] & kShellEvent) continue;  // finished at the step's start
       }
       if constexpr (kWalls) {
         const int o = shell[i] & ((1 << kClassShift) - 1), cls = (shell[i] >> kClassShift) & kClassBits;
         const T nb[6] = {A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], A[o - g.PS], A[o + g.PS]};
-        const T v_int = ex::seven_point_update(A[o], B[o], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
-        T v = v_int;
+        T v = ex::seven_point_update(A[o], B[o], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
         if (cls != 0) {
           const ClassCoeffs<T> cc = classes.table[cls];
           if (cc.on) v = boundary_value(A[o], nb, B[o], cc.mask, cc.n_fixed, cc.cd, cc.cl);
-        }
-        if constexpr (kEvents) {
-          if (shell[i] & kShellEvent)
-            v = brick_node_event(A, B, o, g, v, v_int,
-                                 events.cols.rec + shell_ev[i * kThreads]);
         }
         B[o] = v;
       } else {
@@ -627,14 +579,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       int o = col[i];
       if (o < 0) continue;
       if constexpr (kEvents) {
-        const int2 range = col_ev[i * kThreads];
+        const int2 range = column_ranges<kThreads, kColsPerThread>(events, smem_raw, r, t)[i * kThreads];
         if (range.x < range.y) {
-          if (listed >= 0) {
-            inner_column_listed(A, B, o, g, bz, w, EventSlots<T>(smem_raw, events.smem_offset, events.cap).plane,
-                                range);
-          } else {
-            inner_column_with_events(A, B, o, g, bz, z0, w, events.cols, range);
-          }
+          inner_column_listed(A, B, o, g, bz, w, block_slots(events, smem_raw, listing[1]).plane, range);
           continue;
         }
       }
@@ -715,23 +662,42 @@ constexpr int kScratchFields = 2;  // KernelVariant::multi_scratch_fields
 
 template <class T>
 struct BrickScratch {
-  // events: with the events form's scratch (BrickEvents).
-  BrickScratch(const MultiStepArgs<T>& a, const BrickGrid& g, int ntaps, bool events, cudaStream_t stream)
+  // node_events: the events form's (BrickEvents), else 0: its counter, the inner columns'
+  // ranges where shared memory has no room for them, and a global slot for every event.
+  BrickScratch(const MultiStepArgs<T>& a, const BrickGrid& g, int ntaps, bool events, int node_events,
+               cudaStream_t stream)
       : mem(a.scratch, kScratchFields * (size_t)a.layout.total * sizeof(T),
             {mail_bytes(g), (size_t)kTapRunSteps * ntaps * sizeof(T),
-             events ? (size_t)g.blocks() * g.threads * kEventScratchInts * sizeof(int) : 0},
+             events ? event_bytes(g, node_events) : 0},
             stream),
         mail(mem.part<Word>(0)),
-        tap_value(mem.part<T>(1)),
-        event_scratch(mem.part<int>(2)) {}
+        tap_value(mem.part<T>(1)) {
+    if (!events) return;
+    unsigned char* p = mem.part<unsigned char>(2);
+    counter = reinterpret_cast<int*>(p);
+    ranges = reinterpret_cast<int2*>(p + 256);
+    const size_t n = (size_t)node_events;
+    slots.cd = reinterpret_cast<T*>(p + 256 + ranges_bytes(g));
+    slots.cl = slots.cd + n;
+    slots.node = reinterpret_cast<int*>(slots.cl + n);
+    slots.plane = reinterpret_cast<short*>(slots.node + n);
+  }
 
   using Word = typename TaggedWord<T>::Word;
   static size_t mail_bytes(const BrickGrid& g) { return 2 * (size_t)g.blocks() * 6 * g.face_max * sizeof(Word); }
+  static size_t ranges_bytes(const BrickGrid& g) {
+    return (size_t)g.blocks() * g.threads * kBrickLarge.cols * sizeof(int2);
+  }
+  static size_t event_bytes(const BrickGrid& g, int node_events) {
+    return 256 + ranges_bytes(g) + (size_t)node_events * kEventSlotBytes<T> + 16;
+  }
 
   onchip::LaunchScratch mem;
   Word* mail;
   T* tap_value;
-  int* event_scratch;
+  int* counter = nullptr;
+  int2* ranges = nullptr;
+  EventSlots<T> slots{};
 };
 
 std::string block_error_brick(const Stencil&, Precision, const BlockShape& b) {
@@ -780,8 +746,7 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, Events events, const Mu
   size_t smem = brick_smem_bytes(g, (int)sizeof(T));
   if constexpr (kEvents) {
     // In the shared memory the brick leaves (BrickEvents): the inner columns' ranges of
-    // events, then the listing of events, at least 32 of them (the listing's prefix sum
-    // uses 32 ints there first).
+    // events, then as many slots as fit.
     size_t offset = (smem + 15) / 16 * 16;
     const size_t ranges = (size_t)g.threads * (g.large ? kBrickLarge.cols : kBrickSmall.cols) * sizeof(int2);
     if (offset + ranges <= dev.smem_optin) {
@@ -791,7 +756,9 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, Events events, const Mu
     }
     const size_t room = dev.smem_optin > offset ? dev.smem_optin - offset : 0;
     int cap = (int)std::min<size_t>(kMaxListedEvents, room / kEventSlotBytes<T>) & ~7;
-    if (cap < 32) cap = 0;
+    // A test's bound on the slots in shared memory (brick_onchip_gpu_test.cpp), so that a
+    // small grid's bricks take their slots from the global region too.
+    if (const char* c = std::getenv("WS_BRICK_SMEM_EVENT_SLOTS")) cap = std::min(cap, std::max(0, std::atoi(c))) & ~7;
     events.cap = cap;
     events.smem_offset = (int)offset;
     if (cap > 0) smem = offset + (size_t)cap * kEventSlotBytes<T>;
@@ -807,8 +774,12 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, Events events, const Mu
   cfg.stream = stream;
   cfg.attrs = attr;
   cfg.numAttrs = 1;
-  const BrickScratch<T> parts(a, g, ntaps, kEvents, stream);
-  if constexpr (kEvents) events.scratch = parts.event_scratch;
+  const BrickScratch<T> parts(a, g, ntaps, kEvents, kEvents ? io.node_events : 0, stream);
+  if constexpr (kEvents) {
+    events.counter = parts.counter;
+    events.ranges = parts.ranges;
+    events.global = parts.slots;
+  }
   // Runs of at most kTapRunSteps steps when receivers record (the scratch holds a run's
   // tap values), each as long as the sources' values allow.
   int launches = 0;
@@ -822,6 +793,7 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, Events events, const Mu
     launches += onchip::launch_source_runs(part, d, values, stream, [&](const TiledStepData<T>& rd, T* c, T* p,
                                                                         int run) {
       CUDA_CHECK(cudaMemsetAsync(parts.mail, 0, BrickScratch<T>::mail_bytes(g), stream));
+      if (kEvents) CUDA_CHECK(cudaMemsetAsync(parts.counter, 0, sizeof(int), stream));
       BrickIo<T> bio;
       bio.src = rd.src;
       bio.src_value = rd.src_value;
