@@ -46,6 +46,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <vector>
 
 #include "boundary/boundary_node.cuh"
 #include "core/cuda_check.hpp"
@@ -223,14 +224,14 @@ __device__ __forceinline__ int2* column_ranges(const Events& ev, unsigned char* 
   return ev.ranges + (size_t)r * kColsPerThread * kThreads + t;
 }
 
-// An inner column whose events the block listed, slots [range.x, range.y) at planes
-// `plane`: every other node's interior update (the listed ones were finished at the step's
-// start).
+// An inner column of the events form, its listed events in slots [range.x, range.y) (none
+// when empty) at planes `plane`: every other node's interior update (the listed ones were
+// finished at the step's start).
 template <class T>
 __device__ __forceinline__ void inner_column_listed(const T* A, T* B, int o, const BrickGrid& g, int bz, T w,
                                                     const short* plane, int2 range) {
   int k = range.x;
-  int next = plane[k];
+  int next = k < range.y ? plane[k] : INT_MAX;
   T below = A[o - g.PS], u = A[o];
   for (int z = 1; z < bz - 1; ++z) {
     const T above = A[o + g.PS];
@@ -579,11 +580,11 @@ __global__ void __launch_bounds__(kThreads, 1)
       int o = col[i];
       if (o < 0) continue;
       if constexpr (kEvents) {
+        // Every column of the events form takes this loop, with or without events: a warp
+        // whose lanes took two loops would run both one after the other.
         const int2 range = column_ranges<kThreads, kColsPerThread>(events, smem_raw, r, t)[i * kThreads];
-        if (range.x < range.y) {
-          inner_column_listed(A, B, o, g, bz, w, block_slots(events, smem_raw, listing[1]).plane, range);
-          continue;
-        }
+        inner_column_listed(A, B, o, g, bz, w, block_slots(events, smem_raw, listing[1]).plane, range);
+        continue;
       }
       T below = A[o - g.PS], u = A[o];
       for (int z = 1; z < bz - 1; ++z) {
@@ -734,6 +735,45 @@ BrickGrid cached_layout(const FieldLayout& L, Precision p, const DeviceFacts& de
   return it->second;
 }
 
+// The most node events (boundary, solid, plain) one brick of cut g holds, from the step's
+// column events copied to the host once per listing and cut. The events form takes no
+// more shared memory for its slots than that: what it leaves goes to L1, which holds the
+// form's few spilled registers (each step reads them; from L2 they cost the step a third of
+// its time on the furnished room at 16 kHz, docs/benchmarks.md). A listing freed and
+// another allocated at the same addresses could find a stale count; that costs speed only
+// (a brick with more events takes its slots from the global region).
+template <class T>
+int most_events_in_a_brick(const EventListView<T>& cols, int node_events, const FieldLayout& L, const BrickGrid& g) {
+  static std::mutex m;
+  static std::map<std::tuple<const void*, const void*, int, int, int, int, int, int>, int> cache;
+  const auto key = std::make_tuple((const void*)cols.start, (const void*)cols.rec, node_events, L.nx, L.ny, g.sx,
+                                   g.sy, g.sz);
+  std::lock_guard<std::mutex> lock(m);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  const size_t columns = (size_t)L.nx * L.ny;
+  std::vector<int> start(columns + 1);
+  CUDA_CHECK(cudaMemcpy(start.data(), cols.start, start.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  const size_t n = (size_t)start.back();
+  std::vector<int> k(n);
+  std::vector<EventRecord<T>> rec(n);
+  if (n > 0) {
+    CUDA_CHECK(cudaMemcpy(k.data(), cols.k, n * sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(rec.data(), cols.rec, n * sizeof(EventRecord<T>), cudaMemcpyDeviceToHost));
+  }
+  std::vector<int> per_brick((size_t)g.blocks(), 0);
+  for (int j = 0; j < L.ny; ++j)
+    for (int i = 0; i < L.nx; ++i) {
+      const size_t c = (size_t)i + (size_t)L.nx * j;
+      for (int e = start[c]; e < start[c + 1]; ++e)
+        if (rec[(size_t)e].code >= kEventPlain)
+          ++per_brick[(size_t)(i / g.sx + g.px * (j / g.sy + g.py * (k[(size_t)e] / g.sz)))];
+    }
+  const int most = per_brick.empty() ? 0 : *std::max_element(per_brick.begin(), per_brick.end());
+  cache.emplace(key, most);
+  return most;
+}
+
 // Queues the runs of `a` with one form of the kernel: its shared memory set, its residency
 // checked, the mailboxes' words zeroed before each run (no tag left from before), the sources' values before it and the taps'
 // sums after it. Returns the launches queued.
@@ -755,7 +795,8 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, Events events, const Mu
       smem = offset;
     }
     const size_t room = dev.smem_optin > offset ? dev.smem_optin - offset : 0;
-    int cap = (int)std::min<size_t>(kMaxListedEvents, room / kEventSlotBytes<T>) & ~7;
+    const size_t most = (size_t)most_events_in_a_brick(io.cols, io.node_events, a.layout, g);
+    int cap = (int)std::min<size_t>(std::min<size_t>(kMaxListedEvents, (most + 7) / 8 * 8), room / kEventSlotBytes<T>) & ~7;
     // A test's bound on the slots in shared memory (brick_onchip_gpu_test.cpp), so that a
     // small grid's bricks take their slots from the global region too.
     if (const char* c = std::getenv("WS_BRICK_SMEM_EVENT_SLOTS")) cap = std::min(cap, std::max(0, std::atoi(c))) & ~7;
