@@ -24,10 +24,9 @@
 // box takes its class's boundary value, the table in the walls form's parameters (every
 // node of the box's faces lies on some brick's shell). The nodes the classes get wrong
 // (near obstacles, or walls whose classes' nodes differ) and the solid nodes next to air
-// are the step's column events (column_events.hpp), which the events form reads: a shell
-// node's own event found once per launch, an inner column's events met as its z loop
-// passes their planes (a column without events runs the plain loop); enclosed solid
-// nodes take the interior update, +0 from zeros. Sources add the values a small kernel computed before each run
+// are the step's column events (column_events.hpp), which the events form lists once per
+// launch and finishes at the start of every step (BrickEvents); enclosed solid nodes take
+// the interior update, +0 from zeros. Sources add the values a small kernel computed before each run
 // (onchip::launch_source_runs), one thread of the owning block in source order, to the
 // shell's nodes before it is published and to the inner ones after the inside. Receivers:
 // each tap's value of u^{n+1} is stored by the block owning its node for every step of the
@@ -126,23 +125,24 @@ struct BrickClasses<T, false> {};
 // The events form (obstacles, and walls whose face classes get some nodes wrong) reads the
 // step's column events (column_events.hpp, listed per column). Events read from global
 // memory as the passes meet them would be chains of dependent loads, and the step waits for
-// the block's slowest warp: a column along an obstacle's side has an event at every plane
-// (on the H200 that ran the furnished room at 20 kHz at a fifth of its bare grid's speed).
+// the block's slowest warp: a column along an obstacle's side has an event at every plane.
 // So once per launch a block lists its nodes' own events (boundary, solid, plain; the
 // sources' stay with add_sources) in slots (EventSlots): each node's cell, kind, mask and
 // fixed count in one int, its coefficients, and an inner node's plane; in the shared memory
 // its brick leaves (`cap` slots at smem_offset) or, for a brick with more events than that,
 // in a region of the global slots (`global`, as many slots as the step has such events,
-// handed out by an atomic counter). At the start of every step the block's threads finish
-// the listed nodes side by side, writing u^{n+1} before anything else overwrites u^{n-1};
-// the shell pass skips them (a flag in the shell point's index) and the z loops leave them.
+// handed out by an atomic counter; the shared memory's slots are as many as the fullest
+// brick of the cut needs, most_events_in_a_brick, so that L1 keeps the rest). At the start
+// of every step the block's threads finish the listed nodes side by side, writing u^{n+1}
+// before anything else overwrites u^{n-1}; the shell pass skips them (a flag in the shell
+// point's index) and the z loops leave them.
 // Each inner column's range of slots lives in shared memory where there is room (at
 // ranges_offset, a thread's column i at [i * threads + t]), else in `ranges`. The listing's
 // count and where its slots are (-1: shared memory, else the global region's first slot)
 // are two ints of the block's shared memory (the header after the faces' steps), read each
 // step rather than held in registers: this form is at the 1024-thread blocks' 64 registers,
-// and its earlier versions spilled in the step loop (Nsight Compute: 1.1 GB of local loads
-// in a 256-step launch, the step 35% slower on a room without a single event).
+// and a register it spills is a local load in every step (docs/benchmarks.md, "Obstacles
+// in the bricks").
 template <class T>
 struct EventSlots {
   T* cd;
@@ -738,8 +738,7 @@ BrickGrid cached_layout(const FieldLayout& L, Precision p, const DeviceFacts& de
 // The most node events (boundary, solid, plain) one brick of cut g holds, from the step's
 // column events copied to the host once per listing and cut. The events form takes no
 // more shared memory for its slots than that: what it leaves goes to L1, which holds the
-// form's few spilled registers (each step reads them; from L2 they cost the step a third of
-// its time on the furnished room at 16 kHz, docs/benchmarks.md). A listing freed and
+// form's few spilled registers (each step reads them). A listing freed and
 // another allocated at the same addresses could find a stale count; that costs speed only
 // (a brick with more events takes its slots from the global region).
 template <class T>
