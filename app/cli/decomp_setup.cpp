@@ -40,9 +40,9 @@ void add_slab_step_options(CLI::App& c, SlabStepArgs& a) {
                "(the default; one process only); own: each slab its own fields, the halos between a GPU's slabs copied")
       ->check(CLI::IsMember({"own", "shared"}));
   c.add_option("--mpi-halos", a.mpi_halos,
-               "under mpirun: host: the halo planes as MPI messages through pinned host buffers (the default); "
-               "device: between GPU slabs of ranks on one host copied device to device (CUDA IPC), only a short "
-               "message between the ranks (where IPC is not possible the planes go as messages)")
+               "under mpirun: device: between GPU slabs of ranks on one host copied device to device (CUDA IPC), "
+               "only a short message between the ranks (the default; where IPC is not possible the planes go as "
+               "messages); host: the halo planes as MPI messages through pinned host buffers")
       ->check(CLI::IsMember({"device", "host"}));
 }
 

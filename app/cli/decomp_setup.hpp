@@ -19,7 +19,7 @@ struct SlabStepArgs {
   std::string halo_copy = "kernel"; // DecompOptions::copy_by_kernel ("engine": false)
   std::string slab_sync = "flags";  // DecompOptions::flag_sync ("edges": false)
   std::string slab_fields = "shared";  // DecompOptions::share_part_fields ("shared": true)
-  std::string mpi_halos = "host";      // DecompOptions::mpi_device_halos ("device": true)
+  std::string mpi_halos = "device";    // DecompOptions::mpi_device_halos ("device": true)
   void apply(DecompOptions& d) const;
 };
 void add_slab_step_options(CLI::App& c, SlabStepArgs& a);

@@ -127,7 +127,10 @@ class CudaSolver final : public CudaWaveSolver {
 
   void advance_async(int steps) override {
     if (steps <= 0) return;
-    if (async_steps_ == 0) start_.record(stream_.get());
+    if (async_steps_ == 0) {
+      start_.record(stream_.get());
+      batch_launches_ = batch_steps_ = 0;  // host launches per step count this batch's advances
+    }
     advance_queued(steps);
     // Recorded behind the steps, not at the finish: the time is the steps' own, however
     // late the host comes back for them.
@@ -174,7 +177,11 @@ class CudaSolver final : public CudaWaveSolver {
       else if (last_advance_graph_) launches += advance_graphs(left);
       else launches += advance_unfused(left);
     }
-    host_launches_per_step_ = (double)launches / steps;
+    // Over the advances queued since the batch began (a GUI frame is queued in chunks of
+    // Watchdog::kInterval steps: its last chunk alone would say little of the frame).
+    batch_launches_ += launches;
+    batch_steps_ += steps;
+    host_launches_per_step_ = (double)batch_launches_ / (double)batch_steps_;
   }
 
   int replayable_steps(int wanted) const override {
@@ -575,6 +582,7 @@ class CudaSolver final : public CudaWaveSolver {
   std::string graph_note_;
   double graph_kernels_per_step_ = -1.0;
   double host_launches_per_step_ = 0.0;
+  long long batch_launches_ = 0, batch_steps_ = 0;
   bool graph_warm_ = false;  // a step of the current configuration has run on the stream
   // solids_unsettled(): the per-step path's steps still needed. Only those steps count it
   // down: a kernel switched to later takes them even if other paths zeroed the solids since.

@@ -20,8 +20,9 @@ struct StepLaunches {
   // Kernel nodes per step in the captured graph (-1: no graph captured); equals
   // kernels() unless a launch function issues more than one kernel.
   double graph_kernels_per_step = -1.0;
-  // Host-side launches per step in the last advance(): kernels() without the graph;
-  // with it, (graph launches + counter updates) / steps.
+  // Host-side launches per step over the last advance() (or the advance_async() calls
+  // since the last finish): kernels() without the graph; with it, (graph launches + counter
+  // updates) / steps.
   double host_launches_per_step = 0.0;
   bool graph = false;      // the last advance() replayed step graphs
   std::string graph_note;  // why the graph is not used ("" when it is or was not asked for)

@@ -370,6 +370,21 @@ TEST(BrickOnchipSmall, AFewStepsMatchTheStepPathBitForBit) {
   }
 }
 
+// Host launches per step count every advance queued since the batch began (a GUI frame is
+// queued in chunks of 256 steps), not the last one alone: a run of 256 steps and one of a
+// single step are two launches of brick_onchip, 2 / 257 a step; the single step alone is one.
+TEST(BrickOnchip, HostLaunchesPerStepCountTheWholeBatch) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  auto s = make_cuda_solver(Precision::Float, st, 40, 30, 20, st.courant_max, multi_step::kDt, "brick_onchip");
+  s->advance_async(256);
+  s->advance_async(1);
+  s->finish_async();
+  EXPECT_NEAR(s->step_launches().host_launches_per_step, 2.0 / 257, 1e-9);
+  s->advance(1);
+  EXPECT_NEAR(s->step_launches().host_launches_per_step, 1.0, 1e-9);
+}
+
 // A block other than 32x32x1 is refused naming the one allowed, and the running kernel
 // stays; a grid past the bricks' room is refused naming its size.
 TEST(BrickOnchip, RefusesOtherBlocksAndGridsItCannotHold) {
