@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -198,6 +199,8 @@ DeviceTiledStep<T>::DeviceTiledStep(const FieldLayout& L, const TileShape& shape
   class_host_ = cc;
   columns_ = upload_events(ev, event_records(ev.code, mask, nf, cd, cl));
   node_events_ = (int)std::count_if(ev.code.begin(), ev.code.end(), [](int c) { return c >= kEventPlain; });
+  static std::atomic<long long> listings{0};
+  listing_id_ = ++listings;
   if (event_group_ > 1) {
     const ColumnEvents g = group_column_events(ev, L.nx, L.ny, L.nz, event_group_);
     if (plane_records_)
@@ -342,6 +345,7 @@ TiledStepData<T> DeviceTiledStep<T>::data() const {
   for (int c = 0; c < kFaceClasses; ++c) d.class_table[c] = class_host_[(size_t)c];
   d.cols = columns_.view(1);
   d.node_events = node_events_;
+  d.listing_id = listing_id_;
   if (event_group_ > 1 && !plane_records_) d.grp = groups_.view(event_group_);
   if (event_group_ > 1 && plane_records_) d.planes = planes_.view(event_group_);
 

@@ -154,6 +154,10 @@ struct TiledStepData {
   // the face classes alone finish every node of the step (brick_onchip then runs its form
   // without events).
   int node_events = 0;
+  // Which DeviceTiledStep built the listings (distinct for every one built in the process),
+  // for what a kernel's launch derives from them on the host once (brick_onchip's count of
+  // the most events in a brick).
+  long long listing_id = 0;
   // The group listing as plane records (plane_events.hpp), when the step was built with
   // them, for zstream_fused_vec, whose thread holds planes.width points of a row.
   PlaneListView<T> planes;
@@ -315,6 +319,7 @@ class DeviceTiledStep {
   int event_group_ = 1;
   bool plane_records_ = false;
   int node_events_ = 0;
+  long long listing_id_ = 0;
   DeviceBuffer<ClassCoeffs<T>> class_coeffs_;
   std::array<ClassCoeffs<T>, kFaceClasses> class_host_{};
   DeviceBuffer<int64_t> bnd_node_, solid_;
