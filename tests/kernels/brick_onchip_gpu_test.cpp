@@ -218,6 +218,43 @@ TEST(BrickOnchip, OddGridWithStraddlingReceiversMatchesBitForBit) {
   }
 }
 
+// Sources inside the obstacles: at a corner of furnished_plan's inner box (a solid node next
+// to air) and at a node enclosed in it (which the source gives an event, and its solid
+// neighbours too). A solid node keeps its +0 without a slot in the events form; one with a
+// source takes a slot that writes the +0 the source's value is added to, as the per-step
+// path does: the same bits, float and double.
+TEST(BrickOnchip, SourcesInsideObstaclesMatchBitForBit) {
+  WS_REQUIRE_GPU();
+  const Stencil st = make_stencil("7pt");
+  const SourceSignal g = gaussian(4);
+  const std::vector<SourceNode> src = {{{12, 11, 17}, g, 1.0, Injection::Value, nullptr},
+                                       {{20, 17, 21}, g, 0.7, Injection::Difference, nullptr},
+                                       {{40, 30, 30}, g, 0.5, Injection::Value, nullptr}};
+  const std::vector<ReceiverTaps> rec = {trilinear(11, 10, 16, 0.1, 0.02), {{{20, 17, 21}, 1.0}}};
+  for (Precision p : {Precision::Float, Precision::Double}) {
+    SCOPED_TRACE(to_string(p));
+    const GridRun ref = run_grid(p, default_kernel_for(st, p), 61, 47, 53, src, rec, {3, 40, 17}, 91,
+                                 GridRoom::FurnishedRandomSolids);
+    const GridRun got = run_grid(p, "brick_onchip", 61, 47, 53, src, rec, {3, 40, 17}, 91,
+                                 GridRoom::FurnishedRandomSolids);
+    long long field_bits = 0, nonzero = 0;
+    for (size_t q = 0; q < ref.cur.size(); ++q) {
+      field_bits += (got.cur[q] != ref.cur[q]) + (got.prev[q] != ref.prev[q]);
+      nonzero += ref.cur[q] != 0;
+    }
+    std::printf("[ multi-step ] brick_onchip %s, 61x47x53 furnished, sources inside the obstacles: %lld field values "
+                "differ in bits\n",
+                to_string(p), field_bits);
+    EXPECT_GT(nonzero, 0);
+    EXPECT_EQ(field_bits, 0);
+    EXPECT_TRUE(got.rec == ref.rec) << "the receivers differ";
+    ASSERT_EQ(ref.rec[1].size(), 60u);
+    double peak = 0;
+    for (double v : ref.rec[1]) peak = std::max(peak, std::abs(v));
+    EXPECT_GT(peak, 0.0) << "the enclosed source's node holds its value after each step";
+  }
+}
+
 // A brick with more events than its shared memory's slots takes its slots from a region of
 // the global ones (BrickEvents). The test bounds the shared memory's slots by the kernel's
 // test variable WS_BRICK_SMEM_EVENT_SLOTS: none (every brick in global memory) and 16 (the
@@ -242,13 +279,13 @@ TEST(BrickOnchip, EventSlotsInGlobalMemoryMatchBitForBit) {
     }
 }
 
-// This device's cut of an n^3 float grid.
-BrickGrid device_cut(int n) {
+// This device's cut of an nx x ny x nz float grid (n^3 when ny and nz are left out).
+BrickGrid device_cut(int nx, int ny = 0, int nz = 0) {
   int dev = 0, sms = 0, smem = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   CUDA_CHECK(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  return brick_layout(make_layout(n, n, n, 1, 4), Precision::Float, sms, (size_t)smem);
+  return brick_layout(make_layout(nx, ny > 0 ? ny : nx, nz > 0 ? nz : nx, 1, 4), Precision::Float, sms, (size_t)smem);
 }
 
 // The default kernel and brick_onchip on an nx x ny x nz float grid from random fields with
@@ -283,6 +320,19 @@ TEST(BrickOnchip, LargeBricksMatchTheStepPathBitForBit) {
                             {{29, 30, 25}, g, 0.5, Injection::Value, nullptr}},
                            {trilinear(29, 29, 25, 0.125, 0.0), {{{149, 149, 127}, 1.0}}}, {1, 7, 260}, 91, 268u,
                            room);
+}
+
+// A tall grid (20 x 200 x 600) that the H200 cuts into bricks of 47 planes: the events
+// form's inner columns skip their listed planes by masks of two words (brick_events.cuh),
+// furnished, a source and a receiver above the inner box.
+TEST(BrickOnchip, TallBricksWithTwoMaskWordsMatchBitForBit) {
+  WS_REQUIRE_GPU();
+  const BrickGrid cut = device_cut(20, 200, 600);
+  if (brick_mask_words(cut) < 2)
+    GTEST_SKIP() << "this GPU cuts 20x200x600 into bricks of " << cut.sz << " planes, one mask word";
+  const SourceSignal g = gaussian(8);
+  expect_float_grid_bits(20, 200, 600, {{{6, 60, 300}, g, 1.0, Injection::Value, nullptr}},
+                         {trilinear(5, 59, 301, 0.125, 0.0)}, {1, 7, 60}, 97, 68u, GridRoom::Furnished);
 }
 
 // 96^3 runs blocks of 1024 threads (its bricks of 32 x 16 x 14 have more shell points than

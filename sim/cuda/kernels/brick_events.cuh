@@ -25,18 +25,24 @@ namespace brick {
 // step's column events (column_events.hpp, listed per column). Events read from global
 // memory as the passes meet them would be chains of dependent loads, and the step waits for
 // the block's slowest warp: a column along an obstacle's side has an event at every plane.
-// So once per launch a block lists its nodes' own events (boundary, solid, plain; the
-// sources' stay with add_sources) in slots (EventSlots): each node's cell, kind, mask and
-// fixed count in one int, its coefficients, and an inner node's plane; in the shared memory
-// its brick leaves (`cap` slots at smem_offset) or, for a brick with more events than that,
-// in a region of the global slots (`global`, as many slots as the step has such events,
-// handed out by an atomic counter; the shared memory's slots are as many as the fullest
-// brick of the cut needs, most_events_in_a_brick, so that L1 keeps the rest). At the start
-// of every step the block's threads finish the listed nodes side by side, writing u^{n+1}
-// before anything else overwrites u^{n-1}; the shell pass skips them (a flag in the shell
-// point's index) and the z loops leave them.
-// Each inner column's range of slots lives in shared memory where there is room (at
-// ranges_offset, a thread's column i at [i * threads + t]), else in `ranges`. The listing's
+// So once per launch a block lists its nodes' own events:
+//  - a solid node next to air is only left alone: both fields hold +0 there when a launch
+//    starts (the solver settles the solids first, column_events.hpp) and no pass writes it,
+//    so it keeps +0 without a slot; unless a source lies at it, whose value add_sources
+//    adds to the +0 that a slot writes first, as the per-step path does;
+//  - a boundary or plain node gets a slot (EventSlots: its cell, kind, mask and fixed count
+//    in one int, its coefficients), in the shared memory its brick leaves (`cap` slots at
+//    smem_offset) or, for a brick with more than that, in a region of the global slots
+//    (`global`, as many slots as the step has such events, handed out by an atomic counter;
+//    the shared memory's slots are as many as the fullest brick of the cut needs,
+//    most_events_in_a_brick, so that L1 keeps the rest). At the start of every step the
+//    block's threads finish the slots side by side, writing u^{n+1} before anything else
+//    overwrites u^{n-1};
+//  - the shell pass skips both kinds (a flag in the shell point's index), and an inner
+//    column skips them by a mask of its planes, one bit a plane in words of 32,
+//    so that the z loop reads nothing of the listing.
+// The masks live in shared memory where there is room (at masks_offset), else in `masks`:
+// word w of a thread's column i at [(w * kColsPerThread + i) * threads + t]. The listing's
 // count and where its slots are (-1: shared memory, else the global region's first slot)
 // are two ints of the block's shared memory (the header after the faces' steps), read each
 // step rather than held in registers: this form is at the 1024-thread blocks' 64 registers,
@@ -47,15 +53,15 @@ struct EventSlots {
   T* cd;
   T* cl;
   int* node;
-  short* plane;
 };
 template <class T, bool kEvents>
 struct BrickEvents {
   EventListView<T> cols;
   int cap = 0;
   int smem_offset = 0;
-  int ranges_offset = -1;
-  int2* ranges = nullptr;
+  int masks_offset = -1;
+  int mask_words = 1;  // words of an inner column's mask: (sz - 2) / 32 rounded up
+  unsigned* masks = nullptr;
   EventSlots<T> global{};
   int* counter = nullptr;
 };
@@ -64,7 +70,7 @@ struct BrickEvents<T, false> {};
 
 // Bytes a listed event takes (EventSlots); the most a block lists in shared memory.
 template <class T>
-constexpr size_t kEventSlotBytes = 2 * sizeof(T) + sizeof(int) + sizeof(short);
+constexpr size_t kEventSlotBytes = 2 * sizeof(T) + sizeof(int);
 constexpr int kMaxListedEvents = 16384;
 constexpr int kSlotBoundary = 0, kSlotSolid = 1, kSlotPlain = 2;
 
@@ -75,14 +81,13 @@ __device__ __forceinline__ EventSlots<T> smem_slots(unsigned char* smem, int off
   s.cd = reinterpret_cast<T*>(smem + offset);
   s.cl = s.cd + cap;
   s.node = reinterpret_cast<int*>(s.cl + cap);
-  s.plane = reinterpret_cast<short*>(s.node + cap);
   return s;
 }
 // The block's slots: in shared memory (base < 0) or from slot `base` of the global ones.
 template <class T>
 __device__ __forceinline__ EventSlots<T> block_slots(const BrickEvents<T, true>& ev, unsigned char* smem, int base) {
   if (base < 0) return smem_slots<T>(smem, ev.smem_offset, ev.cap);
-  return EventSlots<T>{ev.global.cd + base, ev.global.cl + base, ev.global.node + base, ev.global.plane + base};
+  return EventSlots<T>{ev.global.cd + base, ev.global.cl + base, ev.global.node + base};
 }
 
 // The exclusive prefix sum of v over the block's threads and its total (`sums`: 32 ints of
@@ -115,31 +120,30 @@ __device__ __forceinline__ int block_exclusive_sum(int v, int* sums, int& total)
   return before;
 }
 
-// Inner column i's range of events (then of slots) of this thread: in shared memory where
-// there is room, else in the scratch.
+// The masks of this thread's inner columns (word w of column i at [(w * kColsPerThread + i)
+// * kThreads]): in shared memory where there is room, else in the scratch.
 template <int kThreads, int kColsPerThread, class Events>
-__device__ __forceinline__ int2* column_ranges(const Events& ev, unsigned char* smem, int r, int t) {
-  if (ev.ranges_offset >= 0) return reinterpret_cast<int2*>(smem + ev.ranges_offset) + t;
-  return ev.ranges + (size_t)r * kColsPerThread * kThreads + t;
+__device__ __forceinline__ unsigned* column_masks(const Events& ev, unsigned char* smem, int r, int t) {
+  if (ev.masks_offset >= 0) return reinterpret_cast<unsigned*>(smem + ev.masks_offset) + t;
+  return ev.masks + (size_t)r * ev.mask_words * kColsPerThread * kThreads + t;
 }
 
-// An inner column of the events form, its listed events in slots [range.x, range.y) (none
-// when empty) at planes `plane`: every other node's interior update (the listed ones were
-// finished at the step's start).
+// An inner column of the events form: every node's interior update but those its mask's
+// bits name (plane z at bit (z - 1) mod 32 of word (z - 1) / 32, `stride` apart), which are
+// solid or were finished at the step's start.
 template <class T>
-__device__ __forceinline__ void inner_column_listed(const T* A, T* B, int o, const BrickGrid& g, int bz, T w,
-                                                    const short* plane, int2 range) {
-  int k = range.x;
-  int next = k < range.y ? plane[k] : INT_MAX;
+__device__ __forceinline__ void inner_column_masked(const T* A, T* B, int o, const BrickGrid& g, int bz, T w,
+                                                    const unsigned* mask, int stride) {
+  unsigned m = 0;
   T below = A[o - g.PS], u = A[o];
   for (int z = 1; z < bz - 1; ++z) {
-    const T above = A[o + g.PS];
-    if (z != next) {
-      B[o] = ex::seven_point_update(u, B[o], A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], below, above, w);
-    } else {
-      ++k;
-      next = k < range.y ? plane[k] : INT_MAX;
+    if (((z - 1) & 31) == 0) {
+      m = *mask;
+      mask += stride;
     }
+    const T above = A[o + g.PS];
+    if (!(m & 1u)) B[o] = ex::seven_point_update(u, B[o], A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], below, above, w);
+    m >>= 1;
     below = u;
     u = above;
     o += g.PS;
@@ -153,29 +157,41 @@ __device__ __forceinline__ void finish_slot(const T* A, T* B, const BrickGrid& g
                                             int k) {
   const int info = slots.node[k];
   const int o = info & 0xfffff, kind = info >> 29;
-  T v = T(0);
-  if (kind != kSlotSolid) {
-    const T nb[6] = {A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], A[o - g.PS], A[o + g.PS]};
-    if (kind == kSlotPlain)
-      v = ex::seven_point_update(A[o], B[o], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w);
-    else
-      v = boundary_value(A[o], nb, B[o], (uint8_t)((info >> 20) & 63), (uint8_t)((info >> 26) & 7), slots.cd[k],
-                         slots.cl[k]);
+  if (kind == kSlotSolid) {
+    B[o] = T(0);
+    return;
   }
-  B[o] = v;
+  const T nb[6] = {A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], A[o - g.PS], A[o + g.PS]};
+  B[o] = kind == kSlotPlain ? ex::seven_point_update(A[o], B[o], nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], w)
+                            : boundary_value(A[o], nb, B[o], (uint8_t)((info >> 20) & 63), (uint8_t)((info >> 26) & 7),
+                                             slots.cd[k], slots.cl[k]);
 }
 
-// Event er's node at cell o into slot k (plane z for an inner node).
+// Whether node event e (of code `code`) takes a slot: a boundary or plain node, or a solid
+// one whose next event, a source's, is at the same plane (above); `next_k` and `next_code`
+// are those of event e + 1 (any values when there is none: has_next false).
+__host__ __device__ __forceinline__ bool takes_slot(int code, int k, bool has_next, int next_k, int next_code) {
+  if (code != kEventSolid) return code >= kEventPlain;
+  return has_next && next_k == k && next_code < kEventPlain;
+}
+// The same from the device's column events (e one of column c's, which end at e_end).
 template <class T>
-__device__ __forceinline__ void fill_slot(const EventSlots<T>& slots, int k, int o, int z, const EventRecord<T>& er) {
+__device__ __forceinline__ bool slot_of_event(const EventListView<T>& cols, int e, int e_end, int k) {
+  const int code = __ldg(&cols.rec[e].code);
+  if (code != kEventSolid) return code >= kEventPlain;
+  return e + 1 < e_end && __ldg(cols.k + e + 1) == k && __ldg(&cols.rec[e + 1].code) < kEventPlain;
+}
+
+// Event er's node at cell o into slot k.
+template <class T>
+__device__ __forceinline__ void fill_slot(const EventSlots<T>& slots, int k, int o, const EventRecord<T>& er) {
   const int kind = er.code >= 0 ? kSlotBoundary : er.code == kEventSolid ? kSlotSolid : kSlotPlain;
   slots.node[k] = o | (er.flags & 63) << 20 | ((er.flags >> 8) & 7) << 26 | kind << 29;
   slots.cd[k] = er.cd;
   slots.cl[k] = er.cl;
-  slots.plane[k] = (short)z;
 }
 
-// The most node events (boundary, solid, plain) one brick of cut g holds, from the step's
+// The most slots (boundary and plain events) one brick of cut g holds, from the step's
 // column events copied to the host once per listing (TiledStepData::listing_id) and cut.
 // The events form takes no more shared memory for its slots than that: what it leaves goes
 // to L1, which holds the form's few spilled registers (each step reads them).
@@ -203,7 +219,8 @@ int most_events_in_a_brick(const EventListView<T>& cols, long long listing_id, c
     for (int i = 0; i < L.nx; ++i) {
       const size_t c = (size_t)i + (size_t)L.nx * j;
       for (int e = start[c]; e < start[c + 1]; ++e)
-        if (rec[(size_t)e].code >= kEventPlain)
+        if (takes_slot(rec[(size_t)e].code, k[(size_t)e], e + 1 < start[c + 1], e + 1 < start[c + 1] ? k[(size_t)e + 1] : 0,
+                       e + 1 < start[c + 1] ? rec[(size_t)e + 1].code : 0))
           ++per_brick[(size_t)(i / g.sx + g.px * (j / g.sy + g.py * (k[(size_t)e] / g.sz)))];
     }
   const int most = per_brick.empty() ? 0 : *std::max_element(per_brick.begin(), per_brick.end());

@@ -217,13 +217,15 @@ __global__ void __launch_bounds__(kThreads, 1)
       shell[i] = cell(g, x, y, z) | (kWalls ? face_class(L, x0 + x, y0 + y, z0 + z) << kClassShift : 0);
       if constexpr (kEvents) {
         // The node's own event (boundary, solid or plain), the first of its events; its
-        // sources' events come after it and are added by add_sources.
+        // sources' events come after it and are added by add_sources. Skipped by the shell
+        // pass; its slot's event (-1: none, a solid node's +0 kept, BrickEvents).
         int e, e_end;
         const int gz = z0 + z;
         listed_events_at(events.cols, (x0 + x) + L.nx * (y0 + y), gz, e, e_end);
+        shell_event[i] = -1;
         if (e < e_end && __ldg(events.cols.k + e) == gz && __ldg(&events.cols.rec[e].code) >= kEventPlain) {
           shell[i] |= kShellEvent;
-          shell_event[i] = e;
+          if (slot_of_event(events.cols, e, e_end, gz)) shell_event[i] = e;
         }
       }
     }
@@ -239,29 +241,31 @@ __global__ void __launch_bounds__(kThreads, 1)
     int xi = c % padded_row(bx), yi = c / padded_row(bx);
     const bool in = g.patch == 32 ? xi < bx - 2 && yi < by - 2 : inner_column(c, bx - 2, by - 2, g.patch, xi, yi);
     col[i] = in ? cell(g, 1 + xi, 1 + yi, 1) : -1;
-    if constexpr (kEvents) {
-      // The column's events at planes 1 .. bz - 2 of the brick: [first, end).
-      int2 range = make_int2(0, 0);
-      if (in && bz > 2) {
-        const int c = (x0 + 1 + xi) + L.nx * (y0 + 1 + yi);
-        int e_end;
-        listed_events_at(events.cols, c, z0 + 1, range.x, e_end);
-        listed_events_at(events.cols, c, z0 + bz - 1, range.y, e_end);
-      }
-      column_ranges<kThreads, kColsPerThread>(events, smem_raw, r, t)[i * kThreads] = range;
-    }
   }
-  // The events form's listing of the nodes' own events (BrickEvents), placed by a prefix sum
-  // over the block: in shared memory if they fit, else in a region of the global slots.
+  // The events form's listing (BrickEvents): the slots placed by a prefix sum over the
+  // block, in shared memory if they fit, else in a region of the global slots; each inner
+  // column's mask of the planes its z loop leaves.
   if constexpr (kEvents) {
-    int2* ranges = column_ranges<kThreads, kColsPerThread>(events, smem_raw, r, t);
+    // Inner column i's events at planes 1 .. bz - 2 of the brick: [e0, e1) of column gc.
+    auto column_events = [&](int i, int& gc, int& e0, int& e1) {
+      gc = -1, e0 = e1 = 0;
+      if (col[i] < 0 || bz <= 2) return;
+      const int o = col[i] - cell(g, 0, 0, 1);
+      gc = (x0 + o % g.PX) + L.nx * (y0 + o / g.PX);
+      int e_end;
+      listed_events_at(events.cols, gc, z0 + 1, e0, e_end);
+      listed_events_at(events.cols, gc, z0 + bz - 1, e1, e_end);
+    };
     int mine = 0;
 #pragma unroll
-    for (int i = 0; i < kShellPerThread; ++i) mine += shell[i] >= 0 && (shell[i] & kShellEvent);
+    for (int i = 0; i < kShellPerThread; ++i) mine += shell[i] >= 0 && shell_event[i] >= 0;
 #pragma unroll
-    for (int i = 0; i < kColsPerThread; ++i)
-      for (int e = ranges[i * kThreads].x; e < ranges[i * kThreads].y; ++e)
-        mine += __ldg(&events.cols.rec[e].code) >= kEventPlain;
+    for (int i = 0; i < kColsPerThread; ++i) {
+      int gc, e0, e1;
+      column_events(i, gc, e0, e1);
+      const int e_end = gc >= 0 ? __ldg(events.cols.start + gc + 1) : 0;
+      for (int e = e0; e < e1; ++e) mine += slot_of_event(events.cols, e, e_end, __ldg(events.cols.k + e));
+    }
     int total = 0;
     int k = block_exclusive_sum<kThreads>(mine, listing + 4, total);
     if (t == 0) {
@@ -272,21 +276,25 @@ __global__ void __launch_bounds__(kThreads, 1)
     const EventSlots<T> slots = block_slots(events, smem_raw, listing[1]);
 #pragma unroll
     for (int i = 0; i < kShellPerThread; ++i)
-      if (shell[i] >= 0 && (shell[i] & kShellEvent))
-        fill_slot(slots, k++, shell[i] & ((1 << kClassShift) - 1), 0,
-                  load_event_record(events.cols.rec + shell_event[i]));
+      if (shell[i] >= 0 && shell_event[i] >= 0)
+        fill_slot(slots, k++, shell[i] & ((1 << kClassShift) - 1), load_event_record(events.cols.rec + shell_event[i]));
+    unsigned* masks = column_masks<kThreads, kColsPerThread>(events, smem_raw, r, t);
 #pragma unroll
     for (int i = 0; i < kColsPerThread; ++i) {
-      const int2 range = ranges[i * kThreads];
-      int2 out = make_int2(k, k);
-      for (int e = range.x; e < range.y; ++e) {
+      int gc, e0, e1;
+      column_events(i, gc, e0, e1);
+      const int e_end = gc >= 0 ? __ldg(events.cols.start + gc + 1) : 0;
+      unsigned m = 0;
+      int word = 0;
+      for (int e = e0; e < e1; ++e) {
         const EventRecord<T> er = load_event_record(events.cols.rec + e);
         if (er.code < kEventPlain) continue;
-        const int z = __ldg(events.cols.k + e) - z0;
-        fill_slot(slots, k++, col[i] + (z - 1) * g.PS, z, er);
+        const int z = __ldg(events.cols.k + e) - z0;  // 1 .. bz - 2
+        while ((z - 1) / 32 > word) masks[(word++ * kColsPerThread + i) * kThreads] = m, m = 0;
+        m |= 1u << ((z - 1) & 31);
+        if (slot_of_event(events.cols, e, e_end, z + z0)) fill_slot(slots, k++, col[i] + (z - 1) * g.PS, er);
       }
-      out.y = k;
-      ranges[i * kThreads] = out;
+      for (; word < events.mask_words; ++word) masks[(word * kColsPerThread + i) * kThreads] = m, m = 0;
     }
   }
   // Its face elements: this brick's into its mailbox, the neighbours' into its halo.
@@ -414,8 +422,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       if constexpr (kEvents) {
         // Every column of the events form takes this loop, with or without events: a warp
         // whose lanes took two loops would run both one after the other.
-        const int2 range = column_ranges<kThreads, kColsPerThread>(events, smem_raw, r, t)[i * kThreads];
-        inner_column_listed(A, B, o, g, bz, w, block_slots(events, smem_raw, listing[1]).plane, range);
+        inner_column_masked(A, B, o, g, bz, w, column_masks<kThreads, kColsPerThread>(events, smem_raw, r, t) + i * kThreads,
+                            kColsPerThread * kThreads);
         continue;
       }
       T below = A[o - g.PS], u = A[o];

@@ -48,6 +48,10 @@ struct BrickGrid {
   WS_HD int blocks() const { return px * py * pz; }
 };
 
+// Words of 32 bits in an inner column's mask of planes (the events form, brick_events.cuh):
+// one bit for each of planes 1 .. sz - 2, at least one word.
+WS_HD int brick_mask_words(const BrickGrid& g) { return g.sz > 2 ? (g.sz - 2 + 31) / 32 : 1; }
+
 // A brick's inner row (bx - 2 points) padded to whole warps: no warp of the inner pass then
 // spans two rows, whose words would share shared-memory banks.
 WS_HD int padded_row(int bx) { return (bx - 2 + 31) / 32 * 32; }

@@ -55,7 +55,7 @@ constexpr int kScratchFields = 2;  // KernelVariant::multi_scratch_fields
 template <class T>
 struct BrickScratch {
   // node_events: the events form's (BrickEvents), else 0: its counter, the inner columns'
-  // ranges where shared memory has no room for them, and a global slot for every event.
+  // masks where shared memory has no room for them, and a global slot for every event.
   BrickScratch(const MultiStepArgs<T>& a, const BrickGrid& g, int ntaps, bool events, int node_events,
                cudaStream_t stream)
       : mem(a.scratch, kScratchFields * (size_t)a.layout.total * sizeof(T),
@@ -67,28 +67,27 @@ struct BrickScratch {
     if (!events) return;
     unsigned char* p = mem.part<unsigned char>(2);
     counter = reinterpret_cast<int*>(p);
-    ranges = reinterpret_cast<int2*>(p + 256);
+    masks = reinterpret_cast<unsigned*>(p + 256);
     const size_t n = (size_t)node_events;
-    slots.cd = reinterpret_cast<T*>(p + 256 + ranges_bytes(g));
+    slots.cd = reinterpret_cast<T*>(p + 256 + masks_bytes(g));
     slots.cl = slots.cd + n;
     slots.node = reinterpret_cast<int*>(slots.cl + n);
-    slots.plane = reinterpret_cast<short*>(slots.node + n);
   }
 
   using Word = typename TaggedWord<T>::Word;
   static size_t mail_bytes(const BrickGrid& g) { return 2 * (size_t)g.blocks() * 6 * g.face_max * sizeof(Word); }
-  static size_t ranges_bytes(const BrickGrid& g) {
-    return (size_t)g.blocks() * g.threads * kBrickLarge.cols * sizeof(int2);
+  static size_t masks_bytes(const BrickGrid& g) {
+    return (size_t)g.blocks() * g.threads * kBrickLarge.cols * brick_mask_words(g) * sizeof(unsigned);
   }
   static size_t event_bytes(const BrickGrid& g, int node_events) {
-    return 256 + ranges_bytes(g) + (size_t)node_events * kEventSlotBytes<T> + 16;
+    return 256 + masks_bytes(g) + (size_t)node_events * kEventSlotBytes<T> + 16;
   }
 
   onchip::LaunchScratch mem;
   Word* mail;
   T* tap_value;
   int* counter = nullptr;
-  int2* ranges = nullptr;
+  unsigned* masks = nullptr;
   EventSlots<T> slots{};
 };
 
@@ -137,13 +136,15 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, Events events, const Mu
   constexpr bool kEvents = !std::is_empty_v<Events>;
   size_t smem = brick_smem_bytes(g, (int)sizeof(T));
   if constexpr (kEvents) {
-    // In the shared memory the brick leaves (BrickEvents): the inner columns' ranges of
-    // events, then as many slots as fit.
+    // In the shared memory the brick leaves (BrickEvents): the inner columns' masks, then
+    // as many slots as fit.
     size_t offset = (smem + 15) / 16 * 16;
-    const size_t ranges = (size_t)g.threads * (g.large ? kBrickLarge.cols : kBrickSmall.cols) * sizeof(int2);
-    if (offset + ranges <= dev.smem_optin) {
-      events.ranges_offset = (int)offset;
-      offset += ranges;
+    events.mask_words = brick_mask_words(g);
+    const size_t masks =
+        (size_t)g.threads * (g.large ? kBrickLarge.cols : kBrickSmall.cols) * events.mask_words * sizeof(unsigned);
+    if (offset + masks <= dev.smem_optin) {
+      events.masks_offset = (int)offset;
+      offset += masks;
       smem = offset;
     }
     const size_t room = dev.smem_optin > offset ? dev.smem_optin - offset : 0;
@@ -170,7 +171,7 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, Events events, const Mu
   const BrickScratch<T> parts(a, g, ntaps, kEvents, kEvents ? io.node_events : 0, stream);
   if constexpr (kEvents) {
     events.counter = parts.counter;
-    events.ranges = parts.ranges;
+    events.masks = parts.masks;
     events.global = parts.slots;
   }
   // Runs of at most kTapRunSteps steps when receivers record (the scratch holds a run's
