@@ -4,6 +4,7 @@
 // one cannot hold the grid, and grids past both refused naming their size.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -139,6 +140,47 @@ TEST(BrickLayout, InnerPatchesMeetNoBankTwiceAndCoverTheInsideOnce) {
   EXPECT_EQ(patch_lanes(24, 24, 4), 24 * 24);
   // Rows of 30 at pitch 34 (128^3's bricks) keep whole padded rows.
   EXPECT_EQ(inner_patch(34, 30, 30, 4), 32);
+}
+
+// A room's slots (the nodes the events form finishes) gathered on one panel, as the side of a
+// shelf gathers them: the cut spreads them over more bricks than the cheapest cut without
+// them, within the same form and with no more planes a thread in the inner pass; no slots,
+// the same cut as without.
+TEST(BrickLayout, ARoomsSlotsChooseACutThatSpreadsThem) {
+  const FieldLayout L = grid(168, 141, 91);  // the furnished room at 20 kHz
+  const BrickGrid plain = brick_layout(L, Precision::Float, kSms, kSmem);
+  BrickSlots slots;
+  slots.slot_bytes = 12;
+  const BrickGrid none = brick_layout(L, Precision::Float, kSms, kSmem, &slots);
+  EXPECT_EQ(none.px * 10000 + none.py * 100 + none.pz, plain.px * 10000 + plain.py * 100 + plain.pz);
+  for (int k = 0; k < 30; ++k)
+    for (int j = 70; j < 100; ++j) slots.node.push_back({100, j, k});
+  const BrickGrid spread = brick_layout(L, Precision::Float, kSms, kSmem, &slots);
+  const int before = most_slots_in_a_brick(plain, slots), after = most_slots_in_a_brick(spread, slots);
+  std::printf("[ brick cut ] 168x141x91: %dx%dx%d, fullest brick %d slots; with the slots %dx%dx%d, %d\n", plain.px,
+              plain.py, plain.pz, before, spread.px, spread.py, spread.pz, after);
+  EXPECT_LT(after, before);
+  EXPECT_EQ(spread.large, plain.large);
+  EXPECT_TRUE(brick_fits(spread.sx, spread.sy, spread.sz, 4, kSmem, spread.large ? kBrickLarge : kBrickSmall,
+                         spread.threads));
+  EXPECT_LE(spread.blocks(), kSms);
+  auto inner_planes = [](const BrickGrid& g) {
+    return (patch_lanes(g.sx - 2, g.sy - 2, g.patch) + g.threads - 1) / g.threads * (g.sz - 2);
+  };
+  EXPECT_LE(inner_planes(spread), inner_planes(plain));
+  EXPECT_GE((size_t)after * spread.blocks(), slots.node.size());  // the fullest brick holds at least the mean
+}
+
+// An inner column's mask of planes takes one word of 32 bits for bricks of up to 34 planes,
+// two past that (a tall grid's bricks of 47).
+TEST(BrickLayout, MaskWordsCoverEveryInnerPlane) {
+  BrickGrid g;
+  for (int sz : {3, 20, 34, 35, 47, 66, 67}) {
+    g.sz = sz;
+    EXPECT_GE(brick_mask_words(g) * 32, sz - 2) << sz;
+    EXPECT_LT((brick_mask_words(g) - 1) * 32, std::max(1, sz - 2)) << sz;
+  }
+  EXPECT_EQ(brick_layout(grid(20, 200, 600), Precision::Float, kSms, kSmem).sz, 47);
 }
 
 TEST(BrickLayout, InnerRowsArePaddedToWholeWarps) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <climits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <tuple>
 #include <vector>
@@ -191,16 +192,15 @@ __device__ __forceinline__ void fill_slot(const EventSlots<T>& slots, int k, int
   slots.cl[k] = er.cl;
 }
 
-// The most slots (boundary and plain events) one brick of cut g holds, from the step's
-// column events copied to the host once per listing (TiledStepData::listing_id) and cut.
-// The events form takes no more shared memory for its slots than that: what it leaves goes
-// to L1, which holds the form's few spilled registers (each step reads them).
+// The room's nodes that take a slot (BrickSlots), from the step's column events copied to
+// the host once per listing (TiledStepData::listing_id): brick_layout cuts the grid so that
+// its fullest brick holds few, and the slots take no more shared memory than that brick
+// needs (what they leave goes to L1, which holds the form's few spilled registers).
 template <class T>
-int most_events_in_a_brick(const EventListView<T>& cols, long long listing_id, const FieldLayout& L,
-                           const BrickGrid& g) {
+std::shared_ptr<const BrickSlots> room_slots(const EventListView<T>& cols, long long listing_id, const FieldLayout& L) {
   static std::mutex m;
-  static std::map<std::tuple<long long, int, int, int, int, int, int, int>, int> cache;
-  const auto key = std::make_tuple(listing_id, L.nx, L.ny, g.px, g.py, g.sx, g.sy, g.sz);
+  static std::map<std::tuple<long long, int, int>, std::shared_ptr<const BrickSlots>> cache;
+  const auto key = std::make_tuple(listing_id, L.nx, L.ny);
   std::lock_guard<std::mutex> lock(m);
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
@@ -214,18 +214,21 @@ int most_events_in_a_brick(const EventListView<T>& cols, long long listing_id, c
     CUDA_CHECK(cudaMemcpy(k.data(), cols.k, n * sizeof(int), cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(rec.data(), cols.rec, n * sizeof(EventRecord<T>), cudaMemcpyDeviceToHost));
   }
-  std::vector<int> per_brick((size_t)g.blocks(), 0);
+  auto slots = std::make_shared<BrickSlots>();
+  slots->slot_bytes = kEventSlotBytes<T>;
   for (int j = 0; j < L.ny; ++j)
     for (int i = 0; i < L.nx; ++i) {
       const size_t c = (size_t)i + (size_t)L.nx * j;
-      for (int e = start[c]; e < start[c + 1]; ++e)
-        if (takes_slot(rec[(size_t)e].code, k[(size_t)e], e + 1 < start[c + 1], e + 1 < start[c + 1] ? k[(size_t)e + 1] : 0,
-                       e + 1 < start[c + 1] ? rec[(size_t)e + 1].code : 0))
-          ++per_brick[(size_t)(i / g.sx + g.px * (j / g.sy + g.py * (k[(size_t)e] / g.sz)))];
+      for (int e = start[c]; e < start[c + 1]; ++e) {
+        const bool next = e + 1 < start[c + 1];
+        if (takes_slot(rec[(size_t)e].code, k[(size_t)e], next, next ? k[(size_t)e + 1] : 0,
+                       next ? rec[(size_t)e + 1].code : 0))
+          slots->node.push_back({i, j, k[(size_t)e]});
+      }
     }
-  const int most = per_brick.empty() ? 0 : *std::max_element(per_brick.begin(), per_brick.end());
-  cache.emplace(key, most);
-  return most;
+  // The listings of the last few rooms (a listing id is never reused).
+  if (cache.size() >= 8) cache.erase(cache.begin());
+  return cache.emplace(key, std::move(slots)).first->second;
 }
 
 }  // namespace brick

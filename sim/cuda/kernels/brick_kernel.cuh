@@ -381,7 +381,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int listed = listing[0];
       if (listed > 0) {
         const EventSlots<T> slots = block_slots(events, smem_raw, listing[1]);
-        for (int k = t; k < listed; k += kThreads) finish_slot(A, B, g, w, slots, k);
+        // From the block's last thread down: the first threads hold the shell's extra points.
+        for (int k = kThreads - 1 - t; k < listed; k += kThreads) finish_slot(A, B, g, w, slots, k);
       }
     }
 #pragma unroll

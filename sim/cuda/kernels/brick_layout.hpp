@@ -8,7 +8,9 @@
 // that many times as many of each as a thread holds (BrickReach). The small form (4, 1, 4 a thread) needs no
 // spilling; the large one (6, 2, 6) holds bricks of up to about 2.9 M points in float in
 // all and spills a few of its indices, so it runs only where no cut fits the small one.
+#include <array>
 #include <cstddef>
+#include <vector>
 
 #include "core/field_layout.hpp"
 #include "core/hd.hpp"
@@ -107,11 +109,35 @@ size_t brick_smem_bytes(const BrickGrid& g, int elem_bytes);
 bool brick_fits(int bx, int by, int bz, int elem_bytes, size_t smem_optin, const BrickReach& reach,
                 int threads = kBrickThreads);
 
+// The nodes of a room that the events form finishes from slots (brick_events.cuh), for a cut
+// that spreads them: a step waits for its slowest brick, and a brick's slots are work its
+// threads do besides its points.
+struct BrickSlots {
+  std::vector<std::array<int, 3>> node;  // (i, j, k) of every node that takes a slot
+  size_t slot_bytes = 0;                 // shared memory a slot takes
+};
+// A slot's finishing in points of the cut's cost (brick_layout): it reads twice the shared
+// memory words of an inner point's update.
+constexpr double kBrickSlotCost = 3.0;
+// The cuts a room's slots choose among: those within this fraction of the cheapest cut's
+// cost without them.
+constexpr double kBrickSlotCutSlack = 0.10;
+
+// The slots of the fullest brick of cut g.
+int most_slots_in_a_brick(const BrickGrid& g, const BrickSlots& slots);
+
 // The cut of the grid into at most `sms` bricks that costs least: the brick's update (its
 // inner rows padded to warps) plus its faces' traffic, weighted as the H200 measured them;
 // within the small form's reach if any cut fits it, else the large form's
 // (BrickGrid::large); a brick in the small form's reach at kBrickFewThreads threads runs
 // blocks of that many (BrickGrid::threads); throws std::invalid_argument naming the sizes when no cut fits.
-BrickGrid brick_layout(const FieldLayout& L, Precision p, int sms, size_t smem_optin);
+// With a room's `slots`: among the cuts within kBrickSlotCutSlack of that cost whose
+// threads take no more planes in the inner pass than the cheapest cut's (a brick of few
+// inner columns leaves most threads idle there, which the cost of points does not see), the
+// one whose cost plus kBrickSlotCost for each slot of its fullest brick is least, the slots
+// counted twice where they pass the shared memory the brick leaves (they then live in
+// global memory); the cheapest cut unless another costs less so.
+BrickGrid brick_layout(const FieldLayout& L, Precision p, int sms, size_t smem_optin,
+                       const BrickSlots* slots = nullptr);
 
 }  // namespace ws

@@ -112,16 +112,28 @@ std::string grid_error_brick(int nx, int ny, int nz, Precision p) {
 }
 
 
-// brick_layout's cut, found once per grid, precision and device: the search goes over every
-// cut of up to one brick per SM, and a launch comes with every advance (each frame of the
-// GUI's loop). A grid no cut holds throws each time, uncached.
-BrickGrid cached_layout(const FieldLayout& L, Precision p, const DeviceFacts& dev) {
+// brick_layout's cut, found once per grid, precision, device and room (the listing of its
+// slots, 0 for none), and the slots of its fullest brick: the search goes over every cut of
+// up to one brick per SM, and a launch comes with every advance (each frame of the GUI's
+// loop). A grid no cut holds throws each time, uncached.
+struct BrickCut {
+  BrickGrid g;
+  int most_slots = 0;
+};
+BrickCut cached_layout(const FieldLayout& L, Precision p, const DeviceFacts& dev, long long listing_id = 0,
+                       const BrickSlots* slots = nullptr) {
   static std::mutex m;
-  static std::map<std::tuple<int, int, int, int, int, size_t>, BrickGrid> cache;
-  const auto key = std::make_tuple(L.nx, L.ny, L.nz, (int)p, dev.sms, dev.smem_optin);
+  static std::map<std::tuple<int, int, int, int, int, size_t, long long>, BrickCut> cache;
+  const auto key = std::make_tuple(L.nx, L.ny, L.nz, (int)p, dev.sms, dev.smem_optin, slots ? listing_id : 0LL);
   std::lock_guard<std::mutex> lock(m);
   auto it = cache.find(key);
-  if (it == cache.end()) it = cache.emplace(key, brick_layout(L, p, dev.sms, dev.smem_optin)).first;
+  if (it == cache.end()) {
+    BrickCut c;
+    c.g = brick_layout(L, p, dev.sms, dev.smem_optin, slots);
+    if (slots) c.most_slots = most_slots_in_a_brick(c.g, *slots);
+    if (cache.size() >= 64) cache.erase(cache.begin());
+    it = cache.emplace(key, c).first;
+  }
   return it->second;
 }
 
@@ -130,8 +142,9 @@ BrickGrid cached_layout(const FieldLayout& L, Precision p, const DeviceFacts& de
 // sums after it. Returns the launches queued.
 template <class T, class Kernel, class Classes, class Events>
 int run_bricks(Kernel kernel_fn, const Classes& classes, Events events, const MultiStepArgs<T>& a,
-               const TiledStepData<T>& io, const BrickGrid& g, T w, bool values, int ntaps, const DeviceFacts& dev,
+               const TiledStepData<T>& io, const BrickCut& cut, T w, bool values, int ntaps, const DeviceFacts& dev,
                cudaStream_t stream) {
+  const BrickGrid& g = cut.g;
   const void* kernel = (const void*)kernel_fn;
   constexpr bool kEvents = !std::is_empty_v<Events>;
   size_t smem = brick_smem_bytes(g, (int)sizeof(T));
@@ -148,7 +161,7 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, Events events, const Mu
       smem = offset;
     }
     const size_t room = dev.smem_optin > offset ? dev.smem_optin - offset : 0;
-    const size_t most = (size_t)most_events_in_a_brick(io.cols, io.listing_id, a.layout, g);
+    const size_t most = (size_t)cut.most_slots;
     int cap = (int)std::min<size_t>(std::min<size_t>(kMaxListedEvents, (most + 7) / 8 * 8), room / kEventSlotBytes<T>) & ~7;
     // A test's bound on the slots in shared memory (brick_onchip_gpu_test.cpp), so that a
     // small grid's bricks take their slots from the global region too.
@@ -213,10 +226,6 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   const std::string why = block_error_brick(*a.stencil, precision_of<T>(), o.block);
   if (!why.empty()) throw std::invalid_argument("kernel 'brick_onchip': " + why);
   const DeviceFacts dev = onchip::device_facts();
-  const BrickGrid g = cached_layout(a.layout, precision_of<T>(), dev);
-  if ((long long)g.blocks() * 6 * g.face_max >= (1LL << kFaceShift))
-    throw std::invalid_argument("kernel 'brick_onchip': " + std::to_string(g.blocks()) + " bricks' mailboxes of " +
-                                std::to_string(g.face_max) + " points a face pass its offsets' bits");
   const T w = seven_point_coeffs(StepArgs<T>{a.prev, a.cur, a.layout, a.stencil, a.lambda2}).neighbour;
   TiledStepData<T> io;
   if (a.io) io = *a.io;
@@ -227,11 +236,17 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   if (io.nrec > 0 && ntaps <= 0)
     throw std::invalid_argument("kernel 'brick_onchip': the step data's receivers do not say how many taps they have");
   // Walls by face class; with events where the classes get nodes wrong (obstacles, walls
-  // whose classes' nodes differ).
+  // whose classes' nodes differ), on a cut that spreads their slots.
   const bool walls = a.io && (a.io->bnd_count > 0 || a.io->solid_count > 0);
   const bool events = walls && io.node_events > 0;
   if (events && !io.cols.start)
     throw std::invalid_argument("kernel 'brick_onchip': the step data has no column events for the room's obstacles");
+  const std::shared_ptr<const BrickSlots> slots = events ? room_slots(io.cols, io.listing_id, a.layout) : nullptr;
+  const BrickCut cut = cached_layout(a.layout, precision_of<T>(), dev, io.listing_id, slots.get());
+  const BrickGrid& g = cut.g;
+  if ((long long)g.blocks() * 6 * g.face_max >= (1LL << kFaceShift))
+    throw std::invalid_argument("kernel 'brick_onchip': " + std::to_string(g.blocks()) + " bricks' mailboxes of " +
+                                std::to_string(g.face_max) + " points a face pass its offsets' bits");
   BrickClasses<T, true> classes;
   if (walls)
     for (int c = 0; c < kFaceClasses; ++c) classes.table[c] = io.class_table[c];
@@ -240,9 +255,9 @@ int launch_multi(const MultiStepArgs<T>& a, const LaunchOptions& o, cudaStream_t
   // The form the bricks need (large, small, small at half the threads), without walls, with
   // them by face class, or with events as well.
   auto run_form = [&](auto no_walls, auto with_walls, auto with_events) {
-    if (events) return run_bricks(with_events, classes, ev, a, io, g, w, values, ntaps, dev, stream);
-    if (walls) return run_bricks(with_walls, classes, BrickEvents<T, false>{}, a, io, g, w, values, ntaps, dev, stream);
-    return run_bricks(no_walls, BrickClasses<T, false>{}, BrickEvents<T, false>{}, a, io, g, w, values, ntaps, dev,
+    if (events) return run_bricks(with_events, classes, ev, a, io, cut, w, values, ntaps, dev, stream);
+    if (walls) return run_bricks(with_walls, classes, BrickEvents<T, false>{}, a, io, cut, w, values, ntaps, dev, stream);
+    return run_bricks(no_walls, BrickClasses<T, false>{}, BrickEvents<T, false>{}, a, io, cut, w, values, ntaps, dev,
                       stream);
   };
   if (g.large)
