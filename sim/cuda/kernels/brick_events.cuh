@@ -131,23 +131,25 @@ __device__ __forceinline__ unsigned* column_masks(const Events& ev, unsigned cha
 
 // An inner column of the events form: every node's interior update but those its mask's
 // bits name (plane z at bit (z - 1) mod 32 of word (z - 1) / 32, `stride` apart), which are
-// solid or were finished at the step's start.
+// solid or were finished at the step's start. A word is loaded before its 32 planes, so that
+// the planes' loop holds no load but the fields' (a load in it kept the loop from being
+// unrolled: the events form ran 12-18% slower than with its masks left out).
 template <class T>
 __device__ __forceinline__ void inner_column_masked(const T* A, T* B, int o, const BrickGrid& g, int bz, T w,
                                                     const unsigned* mask, int stride) {
-  unsigned m = 0;
   T below = A[o - g.PS], u = A[o];
-  for (int z = 1; z < bz - 1; ++z) {
-    if (((z - 1) & 31) == 0) {
-      m = *mask;
-      mask += stride;
+  for (int z0 = 1; z0 < bz - 1; z0 += 32, mask += stride) {
+    unsigned m = *mask;
+    const int z1 = min(bz - 1, z0 + 32);
+    for (int z = z0; z < z1; ++z) {
+      const T above = A[o + g.PS];
+      const T v = ex::seven_point_update(u, B[o], A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], below, above, w);
+      if (!(m & 1u)) B[o] = v;
+      m >>= 1;
+      below = u;
+      u = above;
+      o += g.PS;
     }
-    const T above = A[o + g.PS];
-    if (!(m & 1u)) B[o] = ex::seven_point_update(u, B[o], A[o - 1], A[o + 1], A[o - g.PX], A[o + g.PX], below, above, w);
-    m >>= 1;
-    below = u;
-    u = above;
-    o += g.PS;
   }
 }
 
