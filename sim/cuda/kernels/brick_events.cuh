@@ -35,13 +35,13 @@ namespace brick {
 //    in one int, its coefficients), in the shared memory its brick leaves (`cap` slots at
 //    smem_offset) or, for a brick with more than that, in a region of the global slots
 //    (`global`, as many slots as the step has such events, handed out by an atomic counter;
-//    the shared memory's slots are as many as the fullest brick of the cut needs,
-//    most_events_in_a_brick, so that L1 keeps the rest). At the start of every step the
-//    block's threads finish the slots side by side, writing u^{n+1} before anything else
-//    overwrites u^{n-1};
+//    the shared memory's slots are as many as the fullest brick of the cut needs, counted
+//    on the host from room_slots, so that L1 keeps the rest). At the start of every step
+//    the block's threads finish the slots side by side, writing u^{n+1} before anything
+//    else overwrites u^{n-1};
 //  - the shell pass skips both kinds (a flag in the shell point's index), and an inner
-//    column skips them by a mask of its planes, one bit a plane in words of 32,
-//    so that the z loop reads nothing of the listing.
+//    column skips them by a mask of its planes, one bit a plane in words of 32, so that
+//    its z loop reads nothing of the listing.
 // The masks live in shared memory where there is room (at masks_offset), else in `masks`:
 // word w of a thread's column i at [(w * kColsPerThread + i) * threads + t]. The listing's
 // count and where its slots are (-1: shared memory, else the global region's first slot)

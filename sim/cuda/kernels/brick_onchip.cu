@@ -1,5 +1,5 @@
 // brick_onchip's registry entry and launches: the grid's cut (brick_layout.hpp, cached per
-// grid and device), a launch's memory besides the fields (the faces' mailboxes, the
+// grid, device and room), a launch's memory besides the fields (the faces' mailboxes, the
 // receivers' tap values, the events form's scratch), the form each room needs, and the
 // receivers' sums after each run. The kernel and its design are in brick_kernel.cuh, its
 // events form in brick_events.cuh.
