@@ -103,6 +103,11 @@ struct KernelVariant {
   // TiledStepData::counter when it is set, so that the solver may capture runs of it in
   // CUDA graphs and replay them (its step graph for whole-step kernels).
   bool multi_replayable = false;
+  // Whether a multi-step launch holds the grid on chip for its whole run (loading it and
+  // listing its events once a launch): the model then advances it in longer chunks
+  // (Watchdog::kLongRunInterval), since each launch's set-up costs 4-5% of a 256-step
+  // chunk (docs/benchmarks.md).
+  bool multi_long_runs = false;
   // What the multi-step launch runs itself besides fixed walls: every wall and obstacle
   // (All), the six walls of the box, of any kind, without obstacles (BoxFaces), or those
   // walls when each face's points are all boundary nodes or none (WholeFaces: the box's

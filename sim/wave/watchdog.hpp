@@ -23,6 +23,9 @@ namespace ws {
 class Watchdog {
  public:
   static constexpr long long kInterval = 256;  // steps between checks
+  // Steps between checks for kernels whose launch holds the grid on chip for its run
+  // (KernelVariant::multi_long_runs): the model advances them in chunks this long.
+  static constexpr long long kLongRunInterval = 1024;
   static constexpr double kPeakGrowth = 10.0;
   static constexpr double kDriftFraction = 0.25;
   static constexpr int kDriftChecks = 3;

@@ -74,7 +74,7 @@ void WaveModel::restart_watchdog() {
     quiet_step_ = std::max(quiet_step_, (long long)std::ceil(end_s / grid_.dt_s) + 2);
   }
   watchdog_.restart(quiet_step_);
-  next_check_ = solver_->step() + Watchdog::kInterval;
+  next_check_ = solver_->step() + chunk_steps();
 }
 
 std::vector<ReceiverTaps> WaveModel::receiver_taps() const {
@@ -202,12 +202,17 @@ void WaveModel::advance(int steps) {
   }
 }
 
+long long WaveModel::chunk_steps() const {
+  return cuda_ && cuda_->kernel().multi_long_runs ? Watchdog::kLongRunInterval : Watchdog::kInterval;
+}
+
 void WaveModel::advance_chunks(int steps) {
+  const long long interval = chunk_steps();
   while (steps > 0) {
-    // A GUI frame (up to kInterval steps) is one solver advance: one stream synchronisation
-    // and the frame's whole throughput in metrics(). Longer advances go in kInterval chunks,
-    // so the watchdog sees the field at least every 2 kInterval steps.
-    int chunk = (int)std::min<long long>(steps, Watchdog::kInterval);
+    // A GUI frame (up to one chunk) is one solver advance: one stream synchronisation and
+    // the frame's whole throughput in metrics(). Longer advances go in chunks, so the
+    // watchdog sees the field at least every two chunks.
+    int chunk = (int)std::min<long long>(steps, interval);
     if (fault_hook_ && fault_hook_->at_step > solver_->step())
       chunk = (int)std::min<long long>(chunk, fault_hook_->at_step - solver_->step());
     solver_->advance(chunk);
@@ -219,7 +224,7 @@ void WaveModel::advance_chunks(int steps) {
       inject_solver_fault(kind, cuda_ != nullptr);
     }
     if (solver_->step() >= next_check_) {
-      next_check_ = solver_->step() + Watchdog::kInterval;
+      next_check_ = solver_->step() + interval;
       if (auto why = watchdog_.check(solver_->step(), solver_->field_stats()))
         throw BlowUpError("watchdog: " + *why + "; the simulation is paused");
     }

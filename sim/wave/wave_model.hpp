@@ -126,6 +126,10 @@ class WaveModel {
   void take_samples();
   void restart_watchdog();
   void advance_chunks(int steps);
+  // Steps of one solver advance within a longer one, and between the watchdog's checks:
+  // Watchdog::kInterval, or kLongRunInterval for a CUDA kernel whose launch holds the grid
+  // on chip for its run (KernelVariant::multi_long_runs).
+  long long chunk_steps() const;
   [[noreturn]] void stop_on_fault(const std::exception& error);
   bool async_capable() const;
 

@@ -29,7 +29,8 @@ void WaveModel::advance_async(int steps) {
   finish_advance();
   if (steps <= 0) return;
   // A frame longer than the statistics slots allow goes the synchronous way.
-  const long long max_steps = (long long)CudaWaveSolver::kQueuedStats * Watchdog::kInterval;
+  const long long interval = chunk_steps();
+  const long long max_steps = (long long)CudaWaveSolver::kQueuedStats * interval;
   if (!async_capable() || steps > max_steps) {
     advance(steps);
     return;
@@ -39,12 +40,12 @@ void WaveModel::advance_async(int steps) {
     in_flight_ = true;
     while (steps > 0) {
       // The chunks and check points of advance_chunks(), without waiting at any of them.
-      const int chunk = (int)std::min<long long>(steps, Watchdog::kInterval);
+      const int chunk = (int)std::min<long long>(steps, interval);
       if (cuda_) cuda_->advance_async(chunk);
       else slabs_->advance_queued(chunk);
       steps -= chunk;
       if (solver_->step() >= next_check_) {
-        next_check_ = solver_->step() + Watchdog::kInterval;
+        next_check_ = solver_->step() + interval;
         if (cuda_) cuda_->queue_field_stats((int)queued_checks_.size());
         else slabs_->queue_field_stats((int)queued_checks_.size());
         queued_checks_.push_back(solver_->step());

@@ -61,7 +61,7 @@ void WaveModel::continue_on_cpu() {
   backend_note_ += " after " + why + (f.field_kept ? "" : " (the field was lost; the room restarted silent)");
   kernel_choice_note_.clear();
   fault_ = Fault();
-  next_check_ = solver_->step() + Watchdog::kInterval;
+  next_check_ = solver_->step() + chunk_steps();
 }
 
 }  // namespace ws

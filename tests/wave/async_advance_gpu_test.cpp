@@ -123,6 +123,32 @@ TEST_P(AsyncAdvanceSlabsGpu, SameBitsAsAdvance) {
 INSTANTIATE_TEST_SUITE_P(Precisions, AsyncAdvanceSlabsGpu, ::testing::Values(Precision::Float, Precision::Double),
                          [](const auto& i) { return std::string(to_string(i.param)); });
 
+// brick_onchip holds the grid on chip for a launch's run (KernelVariant::multi_long_runs):
+// the model advances it in chunks of Watchdog::kLongRunInterval steps, so a frame of 1,000
+// steps is one launch of the kernel and one of its sources' values (four of each in chunks
+// of 256), queued or not, with the same bits either way.
+TEST(AsyncAdvanceGpuLongRuns, ABrickFrameIsOneLaunchAndTheSameBits) {
+  WS_REQUIRE_GPU();
+  const WaveScene s = absorbing_room(Precision::Float);
+  WaveModel sync(s, BackendChoice::Cuda, "brick_onchip"), queued(s, BackendChoice::Cuda, "brick_onchip");
+  ASSERT_TRUE(sync.cuda() && queued.cuda());
+  ASSERT_EQ(queued.cuda()->kernel().id, "brick_onchip");
+  ASSERT_TRUE(queued.cuda()->kernel().multi_long_runs);
+  for (int frame : {1000, 3, 2100, 1000}) {
+    sync.advance(frame);
+    queued.advance_async(frame);
+  }
+  queued.finish_advance();
+  expect_same_run(sync, queued);
+  double peak = 0.0;
+  for (double v : sync.receiver_history()[0]) peak = std::max(peak, std::fabs(v));
+  EXPECT_GT(peak, 0.0) << "the pulse reached the receiver: the comparison is of something";
+  queued.advance_async(1000);
+  queued.finish_advance();
+  EXPECT_NEAR(queued.cuda()->step_launches().host_launches_per_step, 2.0 / 1000, 1e-12)
+      << "the kernel and its sources' values, once for the frame";
+}
+
 // The watchdog's statistics are reduced on the stream at the same steps as in advance()
 // and judged at the finish: a DC ramp (a "scheme" source whose signal has a non-zero sum
 // in a closed rigid room) stops the model there, with every sample until then kept.

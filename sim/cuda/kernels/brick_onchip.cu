@@ -56,14 +56,19 @@ template <class T>
 struct BrickScratch {
   // node_events: the events form's (BrickEvents), else 0: its counter, the inner columns'
   // masks where shared memory has no room for them, and a global slot for every event.
-  BrickScratch(const MultiStepArgs<T>& a, const BrickGrid& g, int ntaps, bool events, int node_events,
+  // nsrc: the sources whose values a run of up to kTapRunSteps steps adds (the step data's
+  // own buffer holds kSourceValueSteps steps of them, and each launch loads the bricks and
+  // lists their events again: the model advances this kernel in chunks of
+  // Watchdog::kLongRunInterval steps, KernelVariant::multi_long_runs).
+  BrickScratch(const MultiStepArgs<T>& a, const BrickGrid& g, int ntaps, int nsrc, bool events, int node_events,
                cudaStream_t stream)
       : mem(a.scratch, kScratchFields * (size_t)a.layout.total * sizeof(T),
-            {mail_bytes(g), (size_t)kTapRunSteps * ntaps * sizeof(T),
-             events ? event_bytes(g, node_events) : 0},
+            {mail_bytes(g), (size_t)kTapRunSteps * ntaps * sizeof(T), events ? event_bytes(g, node_events) : 0,
+             (size_t)kTapRunSteps * nsrc * sizeof(T)},
             stream),
         mail(mem.part<Word>(0)),
-        tap_value(mem.part<T>(1)) {
+        tap_value(mem.part<T>(1)),
+        src_value(mem.part<T>(3)) {
     if (!events) return;
     unsigned char* p = mem.part<unsigned char>(2);
     counter = reinterpret_cast<int*>(p);
@@ -86,6 +91,7 @@ struct BrickScratch {
   onchip::LaunchScratch mem;
   Word* mail;
   T* tap_value;
+  T* src_value;
   int* counter = nullptr;
   unsigned* masks = nullptr;
   EventSlots<T> slots{};
@@ -181,14 +187,14 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, Events events, const Mu
   cfg.stream = stream;
   cfg.attrs = attr;
   cfg.numAttrs = 1;
-  const BrickScratch<T> parts(a, g, ntaps, kEvents, kEvents ? io.node_events : 0, stream);
+  const BrickScratch<T> parts(a, g, ntaps, values ? io.nsrc : 0, kEvents, kEvents ? io.node_events : 0, stream);
   if constexpr (kEvents) {
     events.counter = parts.counter;
     events.masks = parts.masks;
     events.global = parts.slots;
   }
-  // Runs of at most kTapRunSteps steps when receivers record (the scratch holds a run's
-  // tap values), each as long as the sources' values allow.
+  // Runs of at most kTapRunSteps steps (the scratch holds a run's tap values and sources'
+  // values).
   int launches = 0;
   for (int s0 = 0; s0 < a.steps; s0 += kTapRunSteps) {
     MultiStepArgs<T> part = a;
@@ -197,6 +203,10 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, Events events, const Mu
     TiledStepData<T> d = io;
     d.step0 = io.step0 + s0;
     d.slot0 = io.slot0 + s0;
+    if (values) {
+      d.src_value = parts.src_value;
+      d.src_value_steps = kTapRunSteps;
+    }
     launches += onchip::launch_source_runs(part, d, values, stream, [&](const TiledStepData<T>& rd, T* c, T* p,
                                                                         int run) {
       CUDA_CHECK(cudaMemsetAsync(parts.mail, 0, BrickScratch<T>::mail_bytes(g), stream));
@@ -296,6 +306,7 @@ void register_brick_onchip_kernels(KernelRegistry& r) {
   v.multi_walls = KernelVariant::MultiWalls::All;
   v.multi_uses_tiles = false;
   v.multi_uses_column_events = true;  // enclosed solid nodes take the interior update
+  v.multi_long_runs = true;           // runs of up to kTapRunSteps steps a launch
   r.add(v);
 }
 
