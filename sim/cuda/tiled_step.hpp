@@ -155,8 +155,8 @@ struct TiledStepData {
   // without events).
   int node_events = 0;
   // Which DeviceTiledStep built the listings (distinct for every one built in the process),
-  // for what a kernel's launch derives from them on the host once (brick_onchip's count of
-  // the most events in a brick).
+  // for what a kernel's launch derives from them on the host once (brick_onchip's nodes
+  // that take slots, and the cut that spreads them).
   long long listing_id = 0;
   // The group listing as plane records (plane_events.hpp), when the step was built with
   // them, for zstream_fused_vec, whose thread holds planes.width points of a row.

@@ -1,14 +1,12 @@
 #pragma once
 // brick_onchip's events form (brick_kernel.cuh): the listing of a block's own events in
 // slots, the prefix sum that places them, the slots' finishing at the start of every step
-// and the z loop of an inner column that leaves them, and the host's count of the most
-// events a brick of a cut holds (how much shared memory the slots take).
-#include <algorithm>
-#include <climits>
+// and the z loop of an inner column that leaves its listed planes, and the host's list of
+// the room's nodes that take slots (room_slots: the cut spreads them, and the fullest
+// brick's count says how much shared memory the slots take).
 #include <map>
 #include <memory>
 #include <mutex>
-#include <tuple>
 #include <vector>
 
 #include "boundary/boundary_node.cuh"
@@ -201,10 +199,9 @@ __device__ __forceinline__ void fill_slot(const EventSlots<T>& slots, int k, int
 template <class T>
 std::shared_ptr<const BrickSlots> room_slots(const EventListView<T>& cols, long long listing_id, const FieldLayout& L) {
   static std::mutex m;
-  static std::map<std::tuple<long long, int, int>, std::shared_ptr<const BrickSlots>> cache;
-  const auto key = std::make_tuple(listing_id, L.nx, L.ny);
+  static std::map<long long, std::shared_ptr<const BrickSlots>> cache;  // a listing has one layout
   std::lock_guard<std::mutex> lock(m);
-  auto it = cache.find(key);
+  auto it = cache.find(listing_id);
   if (it != cache.end()) return it->second;
   const size_t columns = (size_t)L.nx * L.ny;
   std::vector<int> start(columns + 1);
@@ -230,7 +227,7 @@ std::shared_ptr<const BrickSlots> room_slots(const EventListView<T>& cols, long 
     }
   // The listings of the last few rooms (a listing id is never reused).
   if (cache.size() >= 8) cache.erase(cache.begin());
-  return cache.emplace(key, std::move(slots)).first->second;
+  return cache.emplace(listing_id, std::move(slots)).first->second;
 }
 
 }  // namespace brick

@@ -100,9 +100,7 @@ BrickGrid brick_layout(const FieldLayout& L, Precision p, int sms, size_t smem_o
       finish_cut(g, elem_bytes, smem_optin);
       if (inner_path(g) > path) continue;
       const int most = most_slots_in_a_brick(g, *slots);
-      const size_t used = brick_smem_bytes(g, elem_bytes) + (size_t)g.threads * brick_mask_words(g) *
-                                                                (g.large ? kBrickLarge.cols : kBrickSmall.cols) *
-                                                                sizeof(unsigned);
+      const size_t used = brick_smem_bytes(g, elem_bytes) + brick_mask_bytes(g);
       const bool on_chip = used + (size_t)most * slots->slot_bytes <= smem_optin;
       const double cost = fitting[c].first + kBrickSlotCost * most * (on_chip ? 1.0 : 2.0);
       if (cost < best_cost) best_cost = cost, best = c;

@@ -53,6 +53,10 @@ struct BrickGrid {
 // Words of 32 bits in an inner column's mask of planes (the events form, brick_events.cuh):
 // one bit for each of planes 1 .. sz - 2, at least one word.
 WS_HD int brick_mask_words(const BrickGrid& g) { return g.sz > 2 ? (g.sz - 2 + 31) / 32 : 1; }
+// Bytes of a block's inner columns' masks (its threads' columns, each brick_mask_words words).
+inline size_t brick_mask_bytes(const BrickGrid& g) {
+  return (size_t)g.threads * (g.large ? kBrickLarge.cols : kBrickSmall.cols) * brick_mask_words(g) * sizeof(unsigned);
+}
 
 // A brick's inner row (bx - 2 points) padded to whole warps: no warp of the inner pass then
 // spans two rows, whose words would share shared-memory banks.

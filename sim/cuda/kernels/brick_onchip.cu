@@ -81,9 +81,7 @@ struct BrickScratch {
 
   using Word = typename TaggedWord<T>::Word;
   static size_t mail_bytes(const BrickGrid& g) { return 2 * (size_t)g.blocks() * 6 * g.face_max * sizeof(Word); }
-  static size_t masks_bytes(const BrickGrid& g) {
-    return (size_t)g.blocks() * g.threads * kBrickLarge.cols * brick_mask_words(g) * sizeof(unsigned);
-  }
+  static size_t masks_bytes(const BrickGrid& g) { return (size_t)g.blocks() * brick_mask_bytes(g); }
   static size_t event_bytes(const BrickGrid& g, int node_events) {
     return 256 + masks_bytes(g) + (size_t)node_events * kEventSlotBytes<T> + 16;
   }
@@ -159,8 +157,7 @@ int run_bricks(Kernel kernel_fn, const Classes& classes, Events events, const Mu
     // as many slots as fit.
     size_t offset = (smem + 15) / 16 * 16;
     events.mask_words = brick_mask_words(g);
-    const size_t masks =
-        (size_t)g.threads * (g.large ? kBrickLarge.cols : kBrickSmall.cols) * events.mask_words * sizeof(unsigned);
+    const size_t masks = brick_mask_bytes(g);
     if (offset + masks <= dev.smem_optin) {
       events.masks_offset = (int)offset;
       offset += masks;
